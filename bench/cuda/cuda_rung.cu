@@ -1,0 +1,144 @@
+#include <cstdlib>
+#include <string>
+
+#include "ladder/backends.hpp"
+#include "ladder/cuda.cuh"
+#include "ladder/error.hpp"
+
+namespace ladder {
+
+void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
+  if (status == cudaSuccess) return;
+  cudaGetLastError();  // clear a sticky launch error so the next call reports its own
+  throw DeviceError(std::string("CUDA call ") + call + " failed: " + cudaGetErrorName(status) + " (" +
+                    cudaGetErrorString(status) + ") at " + file + ":" + std::to_string(line));
+}
+
+namespace {
+
+int device_count(std::string& why_none) {
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    why_none = std::string("no CUDA device (") + cudaGetErrorName(status) + ": " + cudaGetErrorString(status) + ")";
+    cudaGetLastError();
+    return 0;
+  }
+  if (count == 0) why_none = "no CUDA device";
+  return count;
+}
+
+int requested_device(const RunOptions& options) {
+  if (options.cuda_device >= 0) return options.cuda_device;
+  if (const char* env = std::getenv("LADDER_CUDA_DEVICE")) {
+    char* end = nullptr;
+    long value = std::strtol(env, &end, 10);
+    if (end == env || *end != '\0' || value < 0)
+      throw UsageError(std::string("LADDER_CUDA_DEVICE=") + env + " is not a device index (see `ladder devices`)");
+    return static_cast<int>(value);
+  }
+  return -1;
+}
+
+}  // namespace
+
+int select_cuda_device(const RunOptions& options) {
+  std::string why_none;
+  int count = device_count(why_none);
+  int wanted = requested_device(options);
+  if (wanted >= 0 && wanted >= count)
+    throw UsageError("CUDA device " + std::to_string(wanted) + " is not there (" +
+                     (count ? std::to_string(count) + " CUDA device(s): 0.." + std::to_string(count - 1)
+                            : why_none) +
+                     "; see `ladder devices`)");
+  if (count == 0) throw DeviceError(why_none);
+  return wanted < 0 ? 0 : wanted;
+}
+
+Availability cuda_availability(const RunOptions& options) {
+  std::string why_none;
+  int count = device_count(why_none);
+  int wanted = requested_device(options);
+  if (wanted >= 0 && wanted >= count) select_cuda_device(options);  // throws the UsageError
+  if (count == 0) return {false, why_none};
+  return {true, ""};
+}
+
+nlohmann::json cuda_devices() {
+  nlohmann::json devices = nlohmann::json::array();
+  std::string why_none;
+  int count = device_count(why_none);
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp p{};
+    LADDER_CUDA_CHECK(cudaGetDeviceProperties(&p, i));
+    int clock_khz = 0, memory_clock_khz = 0;
+    cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, i);
+    cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, i);
+    devices.push_back({{"index", i},
+                       {"name", p.name},
+                       {"compute_capability", std::to_string(p.major) + "." + std::to_string(p.minor)},
+                       {"multiprocessors", p.multiProcessorCount},
+                       {"global_memory_bytes", p.totalGlobalMem},
+                       {"l2_cache_bytes", p.l2CacheSize},
+                       {"clock_khz", clock_khz},
+                       {"memory_clock_khz", memory_clock_khz},
+                       {"memory_bus_width_bits", p.memoryBusWidth},
+                       {"driver_version", driver},
+                       {"runtime_version", runtime}});
+  }
+  return devices;
+}
+
+CudaRung::CudaRung(const RungContext& context) : pinned_(context.options.pinned) {
+  device_ = select_cuda_device(context.options);
+  LADDER_CUDA_CHECK(cudaSetDevice(device_));
+  LADDER_CUDA_CHECK(cudaGetDeviceProperties(&properties_, device_));
+  LADDER_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  LADDER_CUDA_CHECK(cudaEventCreate(&start_));
+  LADDER_CUDA_CHECK(cudaEventCreate(&stop_));
+  if (!context.options.warm) l2_scrubber_ = DeviceBuffer<std::byte>(2 * static_cast<std::size_t>(properties_.l2CacheSize));
+}
+
+CudaRung::~CudaRung() {
+  if (stream_) cudaStreamSynchronize(stream_);
+  for (void* p : registered_) cudaHostUnregister(p);
+  if (start_) cudaEventDestroy(start_);
+  if (stop_) cudaEventDestroy(stop_);
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+void CudaRung::attach_host_memory(const Arrays& inputs, Arrays& outputs) {
+  if (!pinned_) return;
+  // Pin the harness's own buffers in place: the copies then run at full
+  // PCIe speed instead of through the driver's pageable staging buffer.
+  auto pin = [this](const Array& array) {
+    void* p = const_cast<std::byte*>(array.raw());
+    LADDER_CUDA_CHECK(cudaHostRegister(p, array.bytes() ? array.bytes() : 1, cudaHostRegisterDefault));
+    registered_.push_back(p);
+  };
+  for (const auto& [name, array] : inputs) pin(array);
+  for (const auto& [name, array] : outputs) pin(array);
+}
+
+void CudaRung::synchronize() { LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+double CudaRung::timed_compute() {
+  LADDER_CUDA_CHECK(cudaEventRecord(start_, stream_));
+  compute();
+  LADDER_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+  LADDER_CUDA_CHECK(cudaEventSynchronize(stop_));
+  float milliseconds = 0;
+  LADDER_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start_, stop_));
+  return milliseconds * 1e-3;
+}
+
+void CudaRung::evict_caches() {
+  if (l2_scrubber_.size() == 0) return;
+  LADDER_CUDA_CHECK(cudaMemsetAsync(l2_scrubber_.data(), 0, l2_scrubber_.bytes(), stream_));
+  LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+}  // namespace ladder

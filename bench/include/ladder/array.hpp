@@ -1,0 +1,72 @@
+#pragma once
+// Array: a typed, shaped, page-aligned host buffer. Inputs and outputs of
+// every exercise are Arrays, keyed by name (EXERCISES.md's input names).
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ladder {
+
+enum class DType { u8, u16, i32, u32, i64, f32, f64 };
+
+std::size_t dtype_size(DType dtype);
+std::string dtype_name(DType dtype);  // NumPy's names: "uint8", "float32", ...
+
+template <class T> constexpr DType dtype_of();
+template <> constexpr DType dtype_of<std::uint8_t>() { return DType::u8; }
+template <> constexpr DType dtype_of<std::uint16_t>() { return DType::u16; }
+template <> constexpr DType dtype_of<std::int32_t>() { return DType::i32; }
+template <> constexpr DType dtype_of<std::uint32_t>() { return DType::u32; }
+template <> constexpr DType dtype_of<std::int64_t>() { return DType::i64; }
+template <> constexpr DType dtype_of<float>() { return DType::f32; }
+template <> constexpr DType dtype_of<double>() { return DType::f64; }
+
+class Array {
+ public:
+  Array() = default;
+  Array(DType dtype, std::vector<std::size_t> shape);  // zero-filled
+  Array(const Array& other);  // a deep copy
+  Array& operator=(const Array& other);
+  Array(Array&&) noexcept = default;
+  Array& operator=(Array&&) noexcept = default;
+
+  DType dtype() const { return dtype_; }
+  const std::vector<std::size_t>& shape() const { return shape_; }
+  std::size_t size() const;  // number of elements
+  std::size_t bytes() const { return size() * dtype_size(dtype_); }
+  std::string describe() const;  // e.g. "float32 array of shape (1000,)"
+
+  std::byte* raw() { return storage_.get(); }
+  const std::byte* raw() const { return storage_.get(); }
+
+  // Typed views; throw std::logic_error when T does not match the dtype.
+  template <class T> std::span<T> view() {
+    expect(dtype_of<T>());
+    return {reinterpret_cast<T*>(raw()), size()};
+  }
+  template <class T> std::span<const T> view() const {
+    expect(dtype_of<T>());
+    return {reinterpret_cast<const T*>(raw()), size()};
+  }
+
+ private:
+  void expect(DType wanted) const;
+  struct Free {
+    void operator()(std::byte* p) const;
+  };
+  DType dtype_ = DType::u8;
+  std::vector<std::size_t> shape_;
+  std::unique_ptr<std::byte[], Free> storage_;
+};
+
+using Arrays = std::map<std::string, Array>;
+
+// 64-bit checksum of an array's bytes (FNV-1a over 64-bit words), recorded
+// in the results so that two machines can show they saw the same input.
+std::uint64_t checksum(const Array& array);
+
+}  // namespace ladder

@@ -1,0 +1,19 @@
+#pragma once
+// NumPy .npy files (format versions 1, 2 and 3; little-endian, C order),
+// for `ladder solve`. Malformed files raise UsageError naming the file.
+#include <string>
+
+#include "ladder/array.hpp"
+
+namespace ladder {
+
+Array read_npy(const std::string& path);
+
+// Writes through a temporary file renamed into place, so a failure never
+// leaves a half-written output behind.
+void write_npy(const std::string& path, const Array& array);
+
+// The same all-or-nothing write for text outputs (results JSON, CSV).
+void write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace ladder

@@ -1,0 +1,67 @@
+#pragma once
+// Problem: what an exercise computes, independent of any rung. It declares
+// parameters and size presets, generates inputs, computes the reference,
+// checks a rung's output, and states the minimum work (bytes, operations)
+// from which throughput and the fraction of the ceiling follow.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ladder/array.hpp"
+#include "ladder/params.hpp"
+
+namespace ladder {
+
+struct InputSpec {
+  std::string name;
+  std::string accepted;  // shown in errors, e.g. "1-D float32"
+};
+
+struct Work {
+  double bytes = 0;      // minimum bytes read + written by the computation
+  double operations = 0; // minimum arithmetic operations
+  double bytes_in = 0;   // host -> device for a device rung
+  double bytes_out = 0;  // device -> host
+};
+
+struct CheckResult {
+  bool ok = false;
+  std::string detail;     // first mismatch "index 17: expected 1.5, got 1.25" or "identical"
+  nlohmann::json figures; // error figures: mismatches, max_abs_error, ...
+};
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+
+  virtual std::string name() const = 0;
+  virtual std::string summary() const = 0;
+  // Ladder order, extra rungs included; the first two are naive and serial.
+  virtual std::vector<std::string> rungs() const { return {"naive", "serial", "openmp", "opencl", "cuda"}; }
+  virtual std::vector<ParamSpec> params() const = 0;
+  virtual std::vector<SizePreset> sizes() const = 0;  // "tiny", "workshop", "large"
+  virtual std::vector<InputSpec> inputs() const = 0;
+  // Parameter sets `check` and the tests try: awkward sizes, edge cases.
+  virtual std::vector<Params> check_cases() const = 0;
+
+  virtual Arrays generate(const Params& params, std::uint64_t seed) const = 0;
+  // For `solve`: throws UsageError on a wrong dtype, shape or value.
+  virtual void validate(const Arrays& inputs, const Params& params) const = 0;
+  virtual Arrays allocate_outputs(const Arrays& inputs, const Params& params) const = 0;
+  virtual Arrays reference(const Arrays& inputs, const Params& params) const = 0;
+  virtual CheckResult check(const Arrays& got, const Arrays& expected) const = 0;
+  virtual Work work(const Arrays& inputs, const Params& params) const = 0;
+  // For `solve`: writes the outputs (default: the one output array as .npy).
+  virtual void save(const std::string& path, const Arrays& outputs, const Arrays& inputs, const Params& params) const;
+
+  // The preset's values with `overrides` on top, validated.
+  Params resolve(const std::string& size, const Params& overrides) const;
+};
+
+// Bit-for-bit comparison of every output array, naming the first mismatch.
+CheckResult check_identical(const Arrays& got, const Arrays& expected);
+
+}  // namespace ladder

@@ -1,0 +1,67 @@
+#pragma once
+// The registry: exercises and rungs register themselves from their own
+// files, so adding a rung is one file and one registration line:
+//
+//   LADDER_REGISTER_RUNG(vector_add, cuda, Backend::cuda, CudaVectorAdd);
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ladder/problem.hpp"
+#include "ladder/rung.hpp"
+
+namespace ladder {
+
+struct RungContext {
+  Params params;
+  RunOptions options;
+};
+
+struct RungEntry {
+  std::string exercise;
+  std::string rung;
+  Backend backend;
+  std::function<std::unique_ptr<Rung>(const RungContext&)> make;
+};
+
+void register_problem(std::function<std::unique_ptr<Problem>()> make);
+void register_rung(RungEntry entry);
+
+std::vector<std::string> exercise_names();  // in the order of EXERCISES.md
+std::unique_ptr<Problem> make_problem(const std::string& exercise);  // UsageError when unknown
+const RungEntry* find_rung(const std::string& exercise, const std::string& rung);  // nullptr when not built
+
+// Backend of a rung that may not be built here, from its name's prefix.
+Backend backend_of(const std::string& rung);
+
+struct Availability {
+  bool available = false;
+  std::string reason;  // why not, when not
+};
+// Can this backend run here, with these options? Throws UsageError when the
+// options name a device that is not there.
+Availability backend_availability(Backend backend, const RunOptions& options);
+
+namespace detail {
+struct Registrar {
+  explicit Registrar(std::function<void()> action) { action(); }
+};
+}  // namespace detail
+
+}  // namespace ladder
+
+#define LADDER_CONCAT_INNER(a, b) a##b
+#define LADDER_CONCAT(a, b) LADDER_CONCAT_INNER(a, b)
+
+#define LADDER_REGISTER_PROBLEM(Type)                                                   \
+  static const ::ladder::detail::Registrar LADDER_CONCAT(ladder_problem_, __LINE__)(   \
+      [] { ::ladder::register_problem([] { return std::make_unique<Type>(); }); })
+
+#define LADDER_REGISTER_RUNG(exercise, rung, backend, Type)                              \
+  static const ::ladder::detail::Registrar LADDER_CONCAT(ladder_rung_, __LINE__)([] {   \
+    ::ladder::register_rung({#exercise, #rung, ::ladder::backend,                       \
+                             [](const ::ladder::RungContext& context) {                 \
+                               return std::unique_ptr<::ladder::Rung>(new Type(context)); \
+                             }});                                                       \
+  })

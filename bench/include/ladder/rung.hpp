@@ -1,0 +1,58 @@
+#pragma once
+// Rung: one optimisation stage of one exercise, in four steps (DESIGN.md):
+//   prepare  - one-time, untimed: allocate, build programs, warm up
+//   upload   - host -> device copies (nothing for CPU rungs)
+//   compute  - the work itself, on data already where the rung computes
+//   download - device -> host copies of the output
+// Rungs never time themselves: the backend base classes (HostRung,
+// CudaRung, OpenClRung) measure compute with the right clock.
+#include <string>
+
+#include "ladder/array.hpp"
+#include "ladder/params.hpp"
+
+namespace ladder {
+
+enum class Backend { host, openmp, opencl, cuda };
+std::string backend_name(Backend backend);
+
+enum class DeviceKind { cpu, gpu };
+
+struct RunOptions {
+  bool pinned = false;       // page-locked host buffers for CUDA rungs
+  bool warm = false;         // skip the L2 eviction before each repetition
+  int threads = 0;           // OpenMP threads; 0 = the runtime's default
+  int cuda_device = -1;      // -1 = LADDER_CUDA_DEVICE or the first GPU
+  std::string opencl_device; // "P:D"; empty = LADDER_OPENCL_DEVICE or the first GPU, else a CPU
+};
+
+class Rung {
+ public:
+  virtual ~Rung() = default;
+
+  // `inputs` and `outputs` are host arrays that outlive the rung.
+  virtual void prepare(const Arrays& inputs, Arrays& outputs) = 0;
+  virtual void upload() {}
+  virtual void compute() = 0;
+  virtual void download() {}
+
+  // For the harness, implemented by the backend base classes.
+  // Called before prepare(): CUDA rungs pin the host arrays under --pinned.
+  virtual void attach_host_memory(const Arrays& /*inputs*/, Arrays& /*outputs*/) {}
+  virtual void synchronize() {}                 // wait for all queued work
+  virtual double timed_compute() = 0;           // runs compute(), returns seconds
+  virtual void evict_caches() {}                // before a timed repetition
+  virtual std::string device_name() const = 0;
+  virtual DeviceKind device_kind() const = 0;
+  virtual bool uses_pinned_memory() const { return false; }
+};
+
+// Rungs that compute on the host, timed with a steady clock.
+class HostRung : public Rung {
+ public:
+  double timed_compute() override;
+  std::string device_name() const override;
+  DeviceKind device_kind() const override { return DeviceKind::cpu; }
+};
+
+}  // namespace ladder

@@ -1,0 +1,421 @@
+// ladder: the one program of hpc-ladder (DESIGN.md, "The command line").
+// Errors are caught here and turned into one message and an exit status:
+// 1 a rung failed its check, 2 bad usage or input, 3 a device failed.
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "ladder/backends.hpp"
+#include "ladder/error.hpp"
+#include "ladder/harness.hpp"
+#include "ladder/npy.hpp"
+
+namespace ladder {
+namespace {
+
+const char* kUsage = R"(usage: ladder COMMAND [options]
+
+commands:
+  list [--json]                       exercises, rungs, sizes; which rungs can run here
+  devices [--json]                    CUDA devices and OpenCL platforms/devices
+  run [EXERCISE...] [options]         check and time the rungs, print the speed-up table,
+                                      write the results JSON
+  check EXERCISE [--variants A,B]     correctness only, on several awkward inputs
+  solve EXERCISE --variant RUNG --input NAME=FILE.npy ... --output FILE.npy [--param K=V ...]
+                                      run one rung on your own data
+
+run options:
+  --variants A,B     rungs to run (default: the whole ladder)
+  --size NAME        tiny | workshop (default) | large
+  --param K=V        override a parameter of the size preset (repeatable)
+  --seed S           input seed (default 1)
+  --threads N        OpenMP threads
+  --pinned           page-locked host buffers for the CUDA rungs' copies
+  --warm             do not evict the GPU's L2 cache before each repetition
+  --min-time S       seconds of timed work per figure, at least (default 0.2)
+  --repetitions N    at least N repetitions per figure (default 10)
+  --out FILE         results JSON (default ladder-results.json)
+  --host-bandwidth GB/s, --device-bandwidth GB/s
+                     take the ceilings from these figures instead of measuring
+device options (every command):
+  --cuda-device N, --opencl-device P:D  (or LADDER_CUDA_DEVICE, LADDER_OPENCL_DEVICE)
+)";
+
+struct Arguments {
+  std::string command;
+  std::vector<std::string> positional;
+  std::map<std::string, std::vector<std::string>> options;
+
+  bool flag(const std::string& name) const { return options.count(name) != 0; }
+  std::string value(const std::string& name, const std::string& fallback = "") const {
+    auto it = options.find(name);
+    return it == options.end() ? fallback : it->second.back();
+  }
+  std::vector<std::string> values(const std::string& name) const {
+    auto it = options.find(name);
+    return it == options.end() ? std::vector<std::string>{} : it->second;
+  }
+};
+
+const std::set<std::string> kValueOptions = {"--variants",  "--variant",        "--size",           "--param",
+                                             "--seed",      "--threads",        "--out",            "--input",
+                                             "--output",    "--track",          "--min-time",       "--repetitions",
+                                             "--cuda-device", "--opencl-device", "--host-bandwidth", "--device-bandwidth"};
+const std::map<std::string, std::set<std::string>> kCommandOptions = {
+    {"list", {"--json"}},
+    {"devices", {"--json"}},
+    {"run", {"--variants", "--size", "--param", "--seed", "--threads", "--pinned", "--warm", "--out", "--min-time",
+             "--repetitions", "--host-bandwidth", "--device-bandwidth"}},
+    {"check", {"--variants", "--track", "--threads"}},
+    {"solve", {"--variant", "--input", "--output", "--param", "--threads", "--pinned"}},
+};
+
+Arguments parse(int argc, char** argv) {
+  Arguments args;
+  if (argc < 2) throw UsageError(std::string("no command given\n") + kUsage);
+  args.command = argv[1];
+  if (args.command == "--help" || args.command == "-h" || args.command == "help") return args;
+  auto allowed = kCommandOptions.find(args.command);
+  if (allowed == kCommandOptions.end())
+    throw UsageError("unknown command '" + args.command + "' (accepted: list, devices, run, check, solve)");
+  for (int i = 2; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word.rfind("--", 0) != 0) {
+      args.positional.push_back(word);
+      continue;
+    }
+    std::string value;
+    if (auto equals = word.find('='); equals != std::string::npos) {
+      value = word.substr(equals + 1);
+      word = word.substr(0, equals);
+    } else if (kValueOptions.count(word)) {
+      if (i + 1 >= argc) throw UsageError("option " + word + " needs a value");
+      value = argv[++i];
+    }
+    bool device_option = word == "--cuda-device" || word == "--opencl-device";
+    if (!allowed->second.count(word) && !device_option && word != "--help") {
+      std::string accepted;
+      for (const auto& name : allowed->second) accepted += " " + name;
+      throw UsageError("unknown option " + word + " for `ladder " + args.command + "` (accepted:" + accepted +
+                       " --cuda-device --opencl-device)");
+    }
+    args.options[word].push_back(value);
+  }
+  return args;
+}
+
+long parse_integer(const std::string& option, const std::string& text, long min, long max) {
+  char* end = nullptr;
+  long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < min || value > max)
+    throw UsageError(option + " " + text + ": expected an integer from " + std::to_string(min) + " to " +
+                     std::to_string(max));
+  return value;
+}
+
+double parse_positive(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(value > 0)) throw UsageError(option + " " + text + ": expected a positive number");
+  return value;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+RunOptions run_options(const Arguments& args) {
+  RunOptions options;
+  options.pinned = args.flag("--pinned");
+  options.warm = args.flag("--warm");
+  if (args.flag("--threads")) options.threads = parse_integer("--threads", args.value("--threads"), 1, 4096);
+  if (args.flag("--cuda-device")) options.cuda_device = parse_integer("--cuda-device", args.value("--cuda-device"), 0, 1024);
+  options.opencl_device = args.value("--opencl-device");
+#ifdef _OPENMP
+  if (options.threads > 0) omp_set_num_threads(options.threads);
+#endif
+  return options;
+}
+
+Params parameter_overrides(const Arguments& args) {
+  Params overrides;
+  for (const auto& text : args.values("--param")) {
+    auto [key, value] = split_assignment(text, "--param");
+    overrides.set(key, value);
+  }
+  return overrides;
+}
+
+std::string command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i]);
+  return line;
+}
+
+// Validates `requested` rung names against the exercise's ladder.
+std::vector<std::string> chosen_rungs(const Problem& problem, const std::string& requested) {
+  auto ladder = problem.rungs();
+  if (requested.empty()) return ladder;
+  auto rungs = split_list(requested);
+  for (const auto& rung : rungs) {
+    if (std::find(ladder.begin(), ladder.end(), rung) == ladder.end()) {
+      std::string accepted;
+      for (const auto& name : ladder) accepted += (accepted.empty() ? "" : ", ") + name;
+      throw UsageError("unknown rung '" + rung + "' for " + problem.name() + " (accepted: " + accepted + ")");
+    }
+  }
+  return rungs;
+}
+
+int command_list(const Arguments& args) {
+  RunOptions options = run_options(args);
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& name : exercise_names()) {
+    auto problem = make_problem(name);
+    nlohmann::json rungs = nlohmann::json::array();
+    for (const auto& rung : problem->rungs()) {
+      const RungEntry* entry = find_rung(name, rung);
+      Backend backend = entry ? entry->backend : backend_of(rung);
+      Availability availability = entry ? backend_availability(backend, options)
+                                         : Availability{false, "not built in this build"};
+      rungs.push_back({{"name", rung}, {"backend", backend_name(backend)}, {"built", entry != nullptr},
+                       {"runs_here", availability.available}, {"reason", availability.reason}});
+    }
+    nlohmann::json sizes = nlohmann::json::object();
+    for (const auto& preset : problem->sizes()) sizes[preset.name] = preset.values;
+    nlohmann::json params = nlohmann::json::array();
+    for (const auto& spec : problem->params())
+      params.push_back({{"name", spec.name}, {"description", spec.description}, {"min", spec.min}, {"max", spec.max}});
+    nlohmann::json inputs = nlohmann::json::array();
+    for (const auto& input : problem->inputs()) inputs.push_back({{"name", input.name}, {"accepted", input.accepted}});
+    list.push_back({{"exercise", name}, {"summary", problem->summary()}, {"rungs", rungs}, {"sizes", sizes},
+                    {"parameters", params}, {"inputs", inputs}});
+  }
+  if (args.flag("--json")) {
+    std::cout << list.dump(2) << '\n';
+    return 0;
+  }
+  for (const auto& exercise : list) {
+    std::cout << exercise["exercise"].get<std::string>() << ": " << exercise["summary"].get<std::string>() << '\n';
+    std::cout << "  sizes:";
+    for (const auto& [size, values] : exercise["sizes"].items()) {
+      std::cout << ' ' << size << " (";
+      bool first = true;
+      for (const auto& [key, value] : values.items()) std::cout << (first ? "" : ", ") << key << '=' << value.get<std::string>(), first = false;
+      std::cout << ')';
+    }
+    std::cout << '\n';
+    for (const auto& rung : exercise["rungs"]) {
+      std::cout << "  " << std::left << std::setw(14) << rung["name"].get<std::string>() << std::setw(8)
+                << rung["backend"].get<std::string>()
+                << (rung["runs_here"].get<bool>() ? "runs here" : "cannot run here: " + rung["reason"].get<std::string>())
+                << '\n';
+    }
+  }
+  return 0;
+}
+
+int command_devices(const Arguments& args) {
+  nlohmann::json devices = {{"cuda", cuda_devices()}, {"opencl", opencl_devices()}};
+  if (args.flag("--json")) {
+    std::cout << devices.dump(2) << '\n';
+    return 0;
+  }
+  std::cout << "CUDA devices:" << (devices["cuda"].empty() ? " none (" + cuda_availability({}).reason + ")" : "") << '\n';
+  for (const auto& d : devices["cuda"])
+    std::cout << "  " << d["index"] << ": " << d["name"].get<std::string>() << " (compute capability "
+              << d["compute_capability"].get<std::string>() << ", " << d["multiprocessors"] << " SMs, "
+              << d["global_memory_bytes"].get<double>() / (1 << 30) << " GiB)\n";
+  std::cout << "OpenCL devices:" << (devices["opencl"].empty() ? " none" : "") << '\n';
+  for (const auto& d : devices["opencl"])
+    std::cout << "  " << d["id"].get<std::string>() << ": " << d["name"].get<std::string>() << " ["
+              << d["type"].get<std::string>() << ", " << d["platform"].get<std::string>() << ", "
+              << d["version"].get<std::string>() << "]\n";
+  return 0;
+}
+
+int command_run(const Arguments& args, const std::string& line) {
+  RunOptions options = run_options(args);
+  TimingPolicy policy;
+  if (args.flag("--min-time")) policy.min_time = parse_positive("--min-time", args.value("--min-time"));
+  if (args.flag("--repetitions"))
+    policy.min_repetitions = static_cast<int>(parse_integer("--repetitions", args.value("--repetitions"), 1, 100000));
+  policy.max_repetitions = std::max(policy.max_repetitions, policy.min_repetitions);
+  std::uint64_t seed = args.flag("--seed") ? parse_integer("--seed", args.value("--seed"), 0, 1L << 62) : 1;
+  std::string out = args.value("--out", "ladder-results.json");
+  Params overrides = parameter_overrides(args);
+
+  std::vector<RunRequest> requests;
+  std::vector<std::string> exercises = args.positional.empty() ? exercise_names() : args.positional;
+  std::set<Backend> backends;
+  for (const auto& exercise : exercises) {
+    auto problem = make_problem(exercise);
+    RunRequest request{exercise, args.value("--size", "workshop"), overrides,
+                       chosen_rungs(*problem, args.value("--variants")), seed};
+    problem->resolve(request.size, overrides);  // refuse bad sizes and parameters before any work
+    for (const auto& rung : request.variants) backends.insert(backend_of(rung));
+    requests.push_back(request);
+  }
+
+  // The ceilings, measured once per run (or given).
+  Ceilings ceilings;
+#ifdef _OPENMP
+  ceilings.host_threads = omp_get_max_threads();
+#else
+  ceilings.host_threads = 1;
+#endif
+  if (args.flag("--host-bandwidth")) {
+    ceilings.host_bytes_per_s = parse_positive("--host-bandwidth", args.value("--host-bandwidth")) * 1e9;
+  } else {
+    std::cerr << "measuring host memory bandwidth...\n";
+    ceilings.host_bytes_per_s = measure_host_bandwidth();
+  }
+  auto device_ceilings = [&](Backend backend, auto measure) -> std::optional<DeviceCeilings> {
+    if (!backends.count(backend) || !backend_availability(backend, options).available) return std::nullopt;
+    std::cerr << "measuring " << backend_name(backend) << " device bandwidth...\n";
+    DeviceCeilings measured = measure(options);
+    if (args.flag("--device-bandwidth"))
+      measured.copy_bytes_per_s = parse_positive("--device-bandwidth", args.value("--device-bandwidth")) * 1e9;
+    return measured;
+  };
+  ceilings.cuda = device_ceilings(Backend::cuda, measure_cuda_ceilings);
+  ceilings.opencl = device_ceilings(Backend::opencl, measure_opencl_ceilings);
+
+  Harness harness(options, policy, ceilings, std::cout);
+  bool any_failed = false;
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& request : requests) results.push_back(harness.run(request, any_failed));
+
+  nlohmann::json document = {{"schema_version", kSchemaVersion},
+                             {"context", run_context(options, ceilings, line)},
+                             {"results", results}};
+  write_file_atomically(out, document.dump(1) + "\n");
+  std::cout << "results: " << out << '\n';
+  if (any_failed) std::cerr << "ladder: at least one rung failed its check (see above)\n";
+  return any_failed ? 1 : 0;
+}
+
+int command_check(const Arguments& args) {
+  if (args.positional.size() != 1) throw UsageError("`ladder check` takes one exercise, e.g. `ladder check vector_add`");
+  std::string track = args.value("--track", "solutions");
+  if (track == "exercises")
+    throw UsageError("--track exercises: the participant track (exercises/) has no rungs in this build yet; "
+                     "accepted: solutions");
+  if (track != "solutions") throw UsageError("--track " + track + ": accepted: solutions, exercises");
+  RunOptions options = run_options(args);
+  auto problem = make_problem(args.positional[0]);
+  auto rungs = chosen_rungs(*problem, args.value("--variants"));
+  auto cases = problem->check_cases();
+  int failed = 0, passed = 0, skipped = 0;
+  for (const auto& rung : rungs) {
+    const RungEntry* entry = find_rung(problem->name(), rung);
+    Availability availability = entry ? backend_availability(entry->backend, options)
+                                       : Availability{false, "not built in this build"};
+    std::cout << "  " << std::left << std::setw(14) << rung;
+    if (!availability.available) {
+      std::cout << "skipped (" << availability.reason << ")\n";
+      ++skipped;
+      continue;
+    }
+    std::string failure;
+    for (std::size_t i = 0; i < cases.size() && failure.empty(); ++i) {
+      Params params = problem->resolve("tiny", cases[i]);
+      Arrays inputs = problem->generate(params, i + 1);
+      try {
+        CheckResult result = problem->check(run_once(*entry, inputs, params, options, *problem),
+                                            problem->reference(inputs, params));
+        if (!result.ok) failure = result.detail;
+      } catch (const DeviceError& error) {
+        failure = error.what();
+      }
+      if (!failure.empty()) {
+        std::string where;
+        for (const auto& [key, value] : params.values()) where += " " + key + "=" + value;
+        failure = "case" + where + ": " + failure;
+      }
+    }
+    std::cout << (failure.empty() ? "pass (" + std::to_string(cases.size()) + " inputs)" : "FAIL " + failure) << '\n';
+    (failure.empty() ? passed : failed)++;
+  }
+  std::cout << passed << " passed, " << failed << " failed, " << skipped << " skipped\n";
+  return failed ? 1 : 0;
+}
+
+int command_solve(const Arguments& args) {
+  if (args.positional.size() != 1) throw UsageError("`ladder solve` takes one exercise, e.g. `ladder solve vector_add`");
+  auto problem = make_problem(args.positional[0]);
+  std::string rung = args.value("--variant");
+  if (rung.empty()) throw UsageError("`ladder solve` needs --variant RUNG (e.g. --variant serial)");
+  chosen_rungs(*problem, rung);
+  std::string output = args.value("--output");
+  if (output.empty()) throw UsageError("`ladder solve` needs --output FILE.npy");
+  RunOptions options = run_options(args);
+
+  Params params = parameter_overrides(args);
+  params.validate(problem->params(), problem->name());
+  for (const auto& spec : problem->params())
+    if (spec.generator_only && params.has(spec.name))
+      throw UsageError("parameter " + spec.name + " sets the size of generated inputs; `solve` takes it from the input files");
+
+  std::string expected_names;
+  for (const auto& input : problem->inputs()) expected_names += " " + input.name + "=FILE.npy";
+  Arrays inputs;
+  for (const auto& text : args.values("--input")) {
+    auto [name, path] = split_assignment(text, "--input");
+    bool known = false;
+    for (const auto& input : problem->inputs()) known |= input.name == name;
+    if (!known) throw UsageError("unknown input '" + name + "' for " + problem->name() + " (accepted:" + expected_names + ")");
+    if (inputs.count(name)) throw UsageError("input '" + name + "' given twice");
+    inputs[name] = read_npy(path);
+  }
+  for (const auto& input : problem->inputs())
+    if (!inputs.count(input.name))
+      throw UsageError("missing input '" + input.name + "' for " + problem->name() + " (expected:" + expected_names + ")");
+  problem->validate(inputs, params);
+
+  const RungEntry* entry = find_rung(problem->name(), rung);
+  if (entry == nullptr) throw UsageError("rung " + rung + " of " + problem->name() + " is not built in this build");
+  Arrays outputs = run_once(*entry, inputs, params, options, *problem);
+  problem->save(output, outputs, inputs, params);
+  return 0;
+}
+
+}  // namespace
+}  // namespace ladder
+
+int main(int argc, char** argv) {
+  using namespace ladder;
+  try {
+    Arguments args = parse(argc, argv);
+    if (args.command == "--help" || args.command == "-h" || args.command == "help" || args.flag("--help")) {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (args.command == "list") return command_list(args);
+    if (args.command == "devices") return command_devices(args);
+    if (args.command == "run") return command_run(args, command_line(argc, argv));
+    if (args.command == "check") return command_check(args);
+    if (args.command == "solve") return command_solve(args);
+  } catch (const UsageError& error) {
+    std::cerr << "ladder: error: " << error.what() << '\n';
+    return 2;
+  } catch (const DeviceError& error) {
+    std::cerr << "ladder: device error: " << error.what() << '\n';
+    return 3;
+  } catch (const std::exception& error) {
+    std::cerr << "ladder: internal error: " << error.what() << '\n';
+    return 4;
+  }
+  return 0;
+}

@@ -1,0 +1,311 @@
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+
+#include "ladder/backends.hpp"
+#include "ladder/error.hpp"
+#include "ladder/kernels.hpp"
+#include "ladder/opencl.hpp"
+
+namespace ladder {
+
+const char* opencl_error_name(cl_int status) {
+  switch (status) {
+#define LADDER_CL_NAME(code) \
+  case code: return #code;
+    LADDER_CL_NAME(CL_SUCCESS)
+    LADDER_CL_NAME(CL_DEVICE_NOT_FOUND)
+    LADDER_CL_NAME(CL_DEVICE_NOT_AVAILABLE)
+    LADDER_CL_NAME(CL_COMPILER_NOT_AVAILABLE)
+    LADDER_CL_NAME(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+    LADDER_CL_NAME(CL_OUT_OF_RESOURCES)
+    LADDER_CL_NAME(CL_OUT_OF_HOST_MEMORY)
+    LADDER_CL_NAME(CL_PROFILING_INFO_NOT_AVAILABLE)
+    LADDER_CL_NAME(CL_MEM_COPY_OVERLAP)
+    LADDER_CL_NAME(CL_BUILD_PROGRAM_FAILURE)
+    LADDER_CL_NAME(CL_MAP_FAILURE)
+    LADDER_CL_NAME(CL_MISALIGNED_SUB_BUFFER_OFFSET)
+    LADDER_CL_NAME(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    LADDER_CL_NAME(CL_COMPILE_PROGRAM_FAILURE)
+    LADDER_CL_NAME(CL_LINK_PROGRAM_FAILURE)
+    LADDER_CL_NAME(CL_INVALID_VALUE)
+    LADDER_CL_NAME(CL_INVALID_DEVICE_TYPE)
+    LADDER_CL_NAME(CL_INVALID_PLATFORM)
+    LADDER_CL_NAME(CL_INVALID_DEVICE)
+    LADDER_CL_NAME(CL_INVALID_CONTEXT)
+    LADDER_CL_NAME(CL_INVALID_QUEUE_PROPERTIES)
+    LADDER_CL_NAME(CL_INVALID_COMMAND_QUEUE)
+    LADDER_CL_NAME(CL_INVALID_HOST_PTR)
+    LADDER_CL_NAME(CL_INVALID_MEM_OBJECT)
+    LADDER_CL_NAME(CL_INVALID_BUFFER_SIZE)
+    LADDER_CL_NAME(CL_INVALID_BINARY)
+    LADDER_CL_NAME(CL_INVALID_BUILD_OPTIONS)
+    LADDER_CL_NAME(CL_INVALID_PROGRAM)
+    LADDER_CL_NAME(CL_INVALID_PROGRAM_EXECUTABLE)
+    LADDER_CL_NAME(CL_INVALID_KERNEL_NAME)
+    LADDER_CL_NAME(CL_INVALID_KERNEL_DEFINITION)
+    LADDER_CL_NAME(CL_INVALID_KERNEL)
+    LADDER_CL_NAME(CL_INVALID_ARG_INDEX)
+    LADDER_CL_NAME(CL_INVALID_ARG_VALUE)
+    LADDER_CL_NAME(CL_INVALID_ARG_SIZE)
+    LADDER_CL_NAME(CL_INVALID_KERNEL_ARGS)
+    LADDER_CL_NAME(CL_INVALID_WORK_DIMENSION)
+    LADDER_CL_NAME(CL_INVALID_WORK_GROUP_SIZE)
+    LADDER_CL_NAME(CL_INVALID_WORK_ITEM_SIZE)
+    LADDER_CL_NAME(CL_INVALID_GLOBAL_OFFSET)
+    LADDER_CL_NAME(CL_INVALID_EVENT_WAIT_LIST)
+    LADDER_CL_NAME(CL_INVALID_EVENT)
+    LADDER_CL_NAME(CL_INVALID_OPERATION)
+    LADDER_CL_NAME(CL_INVALID_GLOBAL_WORK_SIZE)
+    LADDER_CL_NAME(CL_INVALID_PROPERTY)
+#undef LADDER_CL_NAME
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";  // the ICD loader found no platform
+    default: return "unknown OpenCL error";
+  }
+}
+
+void opencl_check(cl_int status, const char* call, const char* file, int line) {
+  if (status == CL_SUCCESS) return;
+  throw DeviceError(std::string("OpenCL call ") + call + " failed: " + opencl_error_name(status) + " (" +
+                    std::to_string(status) + ") at " + file + ":" + std::to_string(line));
+}
+
+namespace {
+
+std::string device_info_string(cl_device_id device, cl_device_info what) {
+  std::size_t size = 0;
+  LADDER_CL_CHECK(clGetDeviceInfo(device, what, 0, nullptr, &size));
+  std::string text(size, '\0');
+  LADDER_CL_CHECK(clGetDeviceInfo(device, what, size, text.data(), nullptr));
+  while (!text.empty() && text.back() == '\0') text.pop_back();
+  return text;
+}
+
+std::string platform_name(cl_platform_id platform) {
+  std::size_t size = 0;
+  LADDER_CL_CHECK(clGetPlatformInfo(platform, CL_PLATFORM_NAME, 0, nullptr, &size));
+  std::string text(size, '\0');
+  LADDER_CL_CHECK(clGetPlatformInfo(platform, CL_PLATFORM_NAME, size, text.data(), nullptr));
+  while (!text.empty() && text.back() == '\0') text.pop_back();
+  return text;
+}
+
+std::vector<cl_platform_id> platforms() {
+  cl_uint count = 0;
+  cl_int status = clGetPlatformIDs(0, nullptr, &count);
+  if (status == -1001 || count == 0) return {};  // no ICD installed: not an error, just none
+  LADDER_CL_CHECK(status);
+  std::vector<cl_platform_id> list(count);
+  LADDER_CL_CHECK(clGetPlatformIDs(count, list.data(), nullptr));
+  return list;
+}
+
+std::vector<cl_device_id> devices_of(cl_platform_id platform) {
+  cl_uint count = 0;
+  cl_int status = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count);
+  if (status == CL_DEVICE_NOT_FOUND || count == 0) return {};
+  LADDER_CL_CHECK(status);
+  std::vector<cl_device_id> list(count);
+  LADDER_CL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, list.data(), nullptr));
+  return list;
+}
+
+bool is_gpu(cl_device_id device) {
+  cl_device_type type = 0;
+  LADDER_CL_CHECK(clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof(type), &type, nullptr));
+  return (type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
+OpenClDevice describe(const std::vector<cl_platform_id>& all, int p, int d) {
+  OpenClDevice chosen;
+  chosen.platform = all[p];
+  chosen.device = devices_of(all[p])[d];
+  chosen.platform_index = p;
+  chosen.device_index = d;
+  chosen.name = device_info_string(chosen.device, CL_DEVICE_NAME) + " (" + platform_name(all[p]) + ")";
+  chosen.is_gpu = is_gpu(chosen.device);
+  return chosen;
+}
+
+}  // namespace
+
+OpenClDevice select_opencl_device(const RunOptions& options) {
+  std::string wanted = options.opencl_device;
+  std::string source = "--opencl-device";
+  if (wanted.empty()) {
+    if (const char* env = std::getenv("LADDER_OPENCL_DEVICE")) wanted = env, source = "LADDER_OPENCL_DEVICE";
+  }
+  auto all = platforms();
+  if (!wanted.empty()) {
+    int p = -1, d = -1;
+    char extra = 0;
+    if (std::sscanf(wanted.c_str(), "%d:%d%c", &p, &d, &extra) != 2 || p < 0 || d < 0)
+      throw UsageError(source + " " + wanted + ": expected PLATFORM:DEVICE, e.g. 0:0 (see `ladder devices`)");
+    if (p >= static_cast<int>(all.size()) || d >= static_cast<int>(devices_of(all[p]).size()))
+      throw UsageError(source + " " + wanted + ": no such OpenCL device (" + std::to_string(all.size()) +
+                       " platform(s); see `ladder devices`)");
+    return describe(all, p, d);
+  }
+  for (int p = 0; p < static_cast<int>(all.size()); ++p) {
+    auto devices = devices_of(all[p]);
+    for (int d = 0; d < static_cast<int>(devices.size()); ++d)
+      if (is_gpu(devices[d])) return describe(all, p, d);
+  }
+  for (int p = 0; p < static_cast<int>(all.size()); ++p) {
+    if (!devices_of(all[p]).empty()) {
+      OpenClDevice chosen = describe(all, p, 0);
+      chosen.note = "no OpenCL GPU: fell back to the CPU device " + chosen.name;
+      return chosen;
+    }
+  }
+  throw DeviceError("no OpenCL platform with a device (install an ICD, e.g. Debian's pocl-opencl-icd)");
+}
+
+Availability opencl_availability(const RunOptions& options) {
+  try {
+    select_opencl_device(options);
+    return {true, ""};
+  } catch (const DeviceError& error) {
+    return {false, error.what()};
+  }
+}
+
+nlohmann::json opencl_devices() {
+  nlohmann::json list = nlohmann::json::array();
+  auto all = platforms();
+  for (int p = 0; p < static_cast<int>(all.size()); ++p) {
+    auto devices = devices_of(all[p]);
+    for (int d = 0; d < static_cast<int>(devices.size()); ++d) {
+      cl_ulong memory = 0;
+      cl_uint units = 0;
+      LADDER_CL_CHECK(clGetDeviceInfo(devices[d], CL_DEVICE_GLOBAL_MEM_SIZE, sizeof(memory), &memory, nullptr));
+      LADDER_CL_CHECK(clGetDeviceInfo(devices[d], CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units), &units, nullptr));
+      list.push_back({{"id", std::to_string(p) + ":" + std::to_string(d)},
+                      {"platform", platform_name(all[p])},
+                      {"name", device_info_string(devices[d], CL_DEVICE_NAME)},
+                      {"type", is_gpu(devices[d]) ? "GPU" : "CPU"},
+                      {"version", device_info_string(devices[d], CL_DEVICE_VERSION)},
+                      {"driver", device_info_string(devices[d], CL_DRIVER_VERSION)},
+                      {"compute_units", units},
+                      {"global_memory_bytes", memory}});
+    }
+  }
+  return list;
+}
+
+OpenClRung::OpenClRung(const RungContext& context) : device_(select_opencl_device(context.options)) {
+  cl_int status = CL_SUCCESS;
+  context_ = clCreateContext(nullptr, 1, &device_.device, nullptr, nullptr, &status);
+  LADDER_CL_CHECK(status);
+  queue_ = clCreateCommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE, &status);
+  LADDER_CL_CHECK(status);
+  if (device_.is_gpu && !context.options.warm) {
+    cl_ulong cache = 0;
+    LADDER_CL_CHECK(clGetDeviceInfo(device_.device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(cache), &cache, nullptr));
+    cache_scrubber_ = ClBuffer<std::byte>(context_, CL_MEM_READ_WRITE, 2 * std::max<cl_ulong>(cache, 1 << 20));
+  }
+}
+
+OpenClRung::~OpenClRung() {
+  if (queue_) clFinish(queue_);
+  for (cl_event event : compute_events_) clReleaseEvent(event);
+  for (cl_kernel kernel : kernels_) clReleaseKernel(kernel);
+  for (cl_program program : programs_) clReleaseProgram(program);
+  cache_scrubber_ = ClBuffer<std::byte>();
+  if (queue_) clReleaseCommandQueue(queue_);
+  if (context_) clReleaseContext(context_);
+}
+
+cl_kernel OpenClRung::build_kernel(const std::string& file, const std::string& kernel_name, const std::string& options) {
+  std::string source = kernel_source(file);
+  const char* text = source.c_str();
+  cl_int status = CL_SUCCESS;
+  cl_program program = clCreateProgramWithSource(context_, 1, &text, nullptr, &status);
+  LADDER_CL_CHECK(status);
+  programs_.push_back(program);
+  std::string flags = "-cl-std=CL1.2 " + options;
+  status = clBuildProgram(program, 1, &device_.device, flags.c_str(), nullptr, nullptr);
+  if (status != CL_SUCCESS) {
+    std::size_t size = 0;
+    clGetProgramBuildInfo(program, device_.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    std::string log(size, '\0');
+    clGetProgramBuildInfo(program, device_.device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    throw DeviceError("OpenCL build of kernels/" + file + " failed (" + opencl_error_name(status) + "):\n" + log);
+  }
+  cl_kernel kernel = clCreateKernel(program, kernel_name.c_str(), &status);
+  LADDER_CL_CHECK(status);
+  kernels_.push_back(kernel);
+  return kernel;
+}
+
+void OpenClRung::enqueue(cl_kernel kernel, std::size_t global, std::size_t local) {
+  // OpenCL 1.2 needs the global size to be a multiple of the group size;
+  // kernels guard the extra work-items with their own bounds check.
+  if (local > 0) global = (global + local - 1) / local * local;
+  cl_event event = nullptr;
+  LADDER_CL_CHECK(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, local ? &local : nullptr, 0, nullptr,
+                                         &event));
+  compute_events_.push_back(event);
+}
+
+void OpenClRung::synchronize() {
+  LADDER_CL_CHECK(clFinish(queue_));
+  for (cl_event event : compute_events_) clReleaseEvent(event);
+  compute_events_.clear();
+}
+
+double OpenClRung::timed_compute() {
+  synchronize();
+  compute();
+  LADDER_CL_CHECK(clFinish(queue_));
+  if (compute_events_.empty()) return 0;
+  cl_ulong start = 0, end = 0;
+  LADDER_CL_CHECK(clGetEventProfilingInfo(compute_events_.front(), CL_PROFILING_COMMAND_START, sizeof(start), &start,
+                                          nullptr));
+  LADDER_CL_CHECK(clGetEventProfilingInfo(compute_events_.back(), CL_PROFILING_COMMAND_END, sizeof(end), &end,
+                                          nullptr));
+  synchronize();
+  return static_cast<double>(end - start) * 1e-9;
+}
+
+void OpenClRung::evict_caches() {
+  if (cache_scrubber_.size() == 0) return;
+  const cl_uchar zero = 0;
+  LADDER_CL_CHECK(clEnqueueFillBuffer(queue_, cache_scrubber_.get(), &zero, 1, 0, cache_scrubber_.size(), 0, nullptr,
+                                      nullptr));
+  LADDER_CL_CHECK(clFinish(queue_));
+}
+
+DeviceCeilings measure_opencl_ceilings(const RunOptions& options) {
+  DeviceCeilings ceilings;
+  OpenClDevice device = select_opencl_device(options);
+  ceilings.device = device.name;
+  if (!device.is_gpu) return ceilings;  // a CPU device shares the host's ceiling
+  cl_int status = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &device.device, nullptr, nullptr, &status);
+  LADDER_CL_CHECK(status);
+  cl_command_queue queue = clCreateCommandQueue(context, device.device, CL_QUEUE_PROFILING_ENABLE, &status);
+  LADDER_CL_CHECK(status);
+  const std::size_t bytes = std::size_t{512} << 20;
+  {
+    ClBuffer<std::byte> source(context, CL_MEM_READ_WRITE, bytes), target(context, CL_MEM_READ_WRITE, bytes);
+    double best = 1e30;
+    for (int i = 0; i < 11; ++i) {  // the first run warms up
+      cl_event event = nullptr;
+      LADDER_CL_CHECK(clEnqueueCopyBuffer(queue, source.get(), target.get(), 0, 0, bytes, 0, nullptr, &event));
+      LADDER_CL_CHECK(clWaitForEvents(1, &event));
+      cl_ulong start = 0, end = 0;
+      LADDER_CL_CHECK(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof(start), &start, nullptr));
+      LADDER_CL_CHECK(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(end), &end, nullptr));
+      clReleaseEvent(event);
+      if (i > 0) best = std::min(best, (end - start) * 1e-9);
+    }
+    ceilings.copy_bytes_per_s = 2.0 * bytes / best;
+  }
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+  return ceilings;
+}
+
+}  // namespace ladder

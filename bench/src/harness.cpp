@@ -1,0 +1,359 @@
+#include "ladder/harness.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <numeric>
+#include <ostream>
+#include <sstream>
+#include <iostream>
+
+#include <unistd.h>
+
+#include <benchmark/benchmark.h>
+
+#include "ladder/backends.hpp"
+#include "ladder/error.hpp"
+
+namespace ladder {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+nlohmann::json to_json(const Statistics& s) {
+  return {{"median_s", s.median}, {"min_s", s.min},   {"max_s", s.max},
+          {"mean_s", s.mean},     {"cv", s.cv},       {"repetitions", s.samples.size()},
+          {"samples_s", s.samples}};
+}
+
+std::string format_time(double seconds) {
+  std::ostringstream out;
+  out << std::fixed;
+  if (seconds >= 1) out << std::setprecision(2) << seconds << " s";
+  else if (seconds >= 1e-3) out << std::setprecision(3) << seconds * 1e3 << " ms";
+  else out << std::setprecision(1) << seconds * 1e6 << " us";
+  return out.str();
+}
+
+// Google Benchmark reporter that keeps GB's own figures for the results
+// JSON and prints nothing: the harness prints its own table.
+class CollectingReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& run : runs) {
+      nlohmann::json entry = {{"name", run.benchmark_name()},
+                              {"iterations", run.iterations},
+                              {"manual_time_s", run.GetAdjustedRealTime() * 1e-9}};
+      if (run.error_occurred) entry["error"] = run.error_message;
+      runs_.push_back(entry);
+      if (run.error_occurred) error_ = run.error_message;
+    }
+  }
+  nlohmann::json runs_ = nlohmann::json::array();
+  std::string error_;
+};
+
+// Runs `sample` (which returns one repetition's seconds) under Google
+// Benchmark for a count of repetitions chosen from a pilot run: enough for
+// min_time, within [min_repetitions, max_repetitions].
+template <class Sample>
+Statistics repeat(const std::string& name, const TimingPolicy& policy, Sample sample, nlohmann::json& gb_runs) {
+  double pilot = std::max(sample(), 1e-9);
+  long repetitions = static_cast<long>(std::ceil(policy.min_time / pilot));
+  repetitions = std::clamp<long>(repetitions, policy.min_repetitions, policy.max_repetitions);
+
+  std::vector<double> samples;
+  samples.reserve(repetitions);
+  std::string error;
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [&](benchmark::State& state) {
+                                 for (auto _ : state) {
+                                   try {
+                                     double seconds = sample();
+                                     state.SetIterationTime(seconds);
+                                     samples.push_back(seconds);
+                                   } catch (const std::exception& e) {
+                                     error = e.what();
+                                     state.SkipWithError(error.c_str());
+                                     break;
+                                   }
+                                 }
+                               })
+      ->UseManualTime()
+      ->Iterations(repetitions)
+      ->Unit(benchmark::kMillisecond);
+  CollectingReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  for (auto& run : reporter.runs_) gb_runs.push_back(run);
+  if (!error.empty()) throw DeviceError(error);
+  return summarise(std::move(samples));
+}
+
+// One row of the table printed as the run goes.
+void print_row(std::ostream& out, const nlohmann::json& row) {
+  out << "  " << std::left << std::setw(14) << row["rung"].get<std::string>() << std::setw(9)
+      << row["status"].get<std::string>();
+  if (row["status"] != "ok") {
+    out << row.value("reason", std::string()) << '\n' << std::flush;
+    return;
+  }
+  const auto& t = row["timings"];
+  out << std::right << std::setw(11) << format_time(t["compute"]["median_s"]) << std::setw(11)
+      << format_time(t["transfer"]["median_s"]);
+  auto ratio = [](const nlohmann::json& value) {
+    std::ostringstream s;
+    if (value.is_null()) s << "-";
+    else s << std::fixed << std::setprecision(value.get<double>() < 10 ? 2 : 1) << value.get<double>();
+    return s.str();
+  };
+  const auto& naive = t["speedup"]["vs_naive"];
+  const auto& serial = t["speedup"]["vs_serial"];
+  out << std::setw(9) << ratio(naive["compute"]) << std::setw(8) << ratio(naive["transfer"]) << std::setw(9)
+      << ratio(serial["compute"]) << std::setw(8) << ratio(serial["transfer"]);
+  const auto& fraction = t["fraction_of_ceiling"]["compute"];
+  if (!fraction.is_null()) out << std::setw(7) << std::fixed << std::setprecision(0) << fraction.get<double>() * 100 << " %";
+  out << '\n' << std::flush;
+}
+
+}  // namespace
+
+Statistics summarise(std::vector<double> samples) {
+  Statistics s;
+  if (samples.empty()) return s;
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  std::size_t n = sorted.size();
+  s.median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  s.min = sorted.front();
+  s.max = sorted.back();
+  s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / n;
+  double squares = 0;
+  for (double x : sorted) squares += (x - s.mean) * (x - s.mean);
+  s.cv = s.mean > 0 ? std::sqrt(squares / n) / s.mean : 0;
+  s.samples = std::move(samples);
+  return s;
+}
+
+Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& params, const RunOptions& options,
+                const Problem& problem) {
+  Availability availability = backend_availability(entry.backend, options);
+  if (!availability.available)
+    throw DeviceError("rung " + entry.rung + " cannot run here: " + availability.reason);
+  Arrays outputs = problem.allocate_outputs(inputs, params);
+  auto rung = entry.make({params, options});
+  rung->attach_host_memory(inputs, outputs);
+  rung->prepare(inputs, outputs);
+  rung->upload();
+  rung->compute();
+  rung->download();
+  rung->synchronize();
+  return outputs;
+}
+
+Harness::Harness(RunOptions options, TimingPolicy policy, Ceilings ceilings, std::ostream& progress)
+    : options_(std::move(options)), policy_(policy), ceilings_(std::move(ceilings)), progress_(progress) {}
+
+nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
+                                 const Arrays& expected, const Params& params, const Work& work) {
+  Backend backend = backend_of(rung_name);
+  const RungEntry* entry = find_rung(problem.name(), rung_name);
+  if (entry) backend = entry->backend;
+  nlohmann::json row = {{"rung", rung_name}, {"backend", backend_name(backend)}};
+  if (entry == nullptr) {
+    row["status"] = "not_implemented";
+    row["reason"] = backend == Backend::host ? "no such rung in this build"
+                                             : "not built: this build has no " + backend_name(backend) + " backend";
+    if (backend != Backend::host) {
+      Availability availability = backend_availability(backend, options_);
+      if (!availability.available) row["status"] = "skipped", row["reason"] = availability.reason;
+    }
+    return row;
+  }
+  Availability availability = backend_availability(backend, options_);
+  if (!availability.available) {
+    row["status"] = "skipped";
+    row["reason"] = availability.reason;
+    return row;
+  }
+
+  Arrays outputs = problem.allocate_outputs(inputs, params);
+  std::unique_ptr<Rung> rung;
+  try {
+    rung = entry->make({params, options_});
+    rung->attach_host_memory(inputs, outputs);
+    rung->prepare(inputs, outputs);
+    row["device"] = rung->device_name();
+    row["device_kind"] = rung->device_kind() == DeviceKind::gpu ? "gpu" : "cpu";
+    row["host_memory"] = rung->uses_pinned_memory() ? "pinned" : "pageable";
+    // The first full run is both the warm-up and the output check.
+    rung->upload();
+    rung->compute();
+    rung->download();
+    rung->synchronize();
+  } catch (const std::exception& e) {
+    row["status"] = "failed";
+    row["reason"] = e.what();
+    return row;
+  }
+  CheckResult check = problem.check(outputs, expected);
+  row["check"] = check.figures;
+  row["check"]["ok"] = check.ok;
+  row["check"]["detail"] = check.detail;
+  if (!check.ok) {
+    row["status"] = "failed";
+    row["reason"] = "wrong output: " + check.detail;
+    return row;
+  }
+
+  nlohmann::json gb_runs = nlohmann::json::array();
+  Statistics compute, transfer, upload, download;
+  try {
+    // A transient "timing..." on a terminal; the finished row overwrites it.
+    if (&progress_ == &std::cout && ::isatty(STDOUT_FILENO))
+      progress_ << "  " << std::left << std::setw(14) << rung_name << "timing...\r" << std::flush;
+    const std::string label = problem.name() + "/" + rung_name;
+    compute = repeat(label + "/compute", policy_, [&] {
+      if (!options_.warm) rung->evict_caches();
+      return rung->timed_compute();
+    }, gb_runs);
+    std::vector<double> uploads, downloads;
+    transfer = repeat(label + "/transfer", policy_, [&] {
+      if (!options_.warm) rung->evict_caches();
+      auto start = Clock::now();
+      rung->upload();
+      rung->synchronize();
+      double up = seconds_since(start);
+      auto before_download = Clock::now();
+      rung->compute();
+      rung->synchronize();
+      before_download = Clock::now();
+      rung->download();
+      rung->synchronize();
+      uploads.push_back(up);
+      downloads.push_back(seconds_since(before_download));
+      return seconds_since(start);
+    }, gb_runs);
+    // The pilot repetition is not a sample: drop its parts too.
+    uploads.erase(uploads.begin());
+    downloads.erase(downloads.begin());
+    upload = summarise(std::move(uploads));
+    download = summarise(std::move(downloads));
+  } catch (const std::exception& e) {
+    row["status"] = "failed";
+    row["reason"] = std::string("while timing: ") + e.what();
+    return row;
+  }
+
+  row["status"] = "ok";
+  nlohmann::json timings = {{"compute", to_json(compute)},
+                            {"transfer", to_json(transfer)},
+                            {"upload", to_json(upload)},
+                            {"download", to_json(download)},
+                            {"google_benchmark", gb_runs}};
+  timings["throughput"] = {{"bytes_per_s", work.bytes / compute.median},
+                           {"operations_per_s", work.operations / compute.median}};
+
+  // Fraction of the ceiling of the device the rung ran on.
+  double ceiling = ceilings_.host_bytes_per_s;
+  std::string ceiling_name = "host memory bandwidth";
+  double transfer_bound = 0;  // seconds the copies need at the measured PCIe rate
+  if (rung->device_kind() == DeviceKind::gpu) {
+    const auto& device = backend == Backend::cuda ? ceilings_.cuda : ceilings_.opencl;
+    ceiling = device ? device->copy_bytes_per_s : 0;
+    ceiling_name = "device copy bandwidth";
+    if (device && backend == Backend::cuda) {
+      bool pinned = rung->uses_pinned_memory();
+      double up = pinned ? device->host_to_device_pinned : device->host_to_device_pageable;
+      double down = pinned ? device->device_to_host_pinned : device->device_to_host_pageable;
+      if (up > 0 && down > 0) transfer_bound = work.bytes_in / up + work.bytes_out / down;
+    }
+  }
+  nlohmann::json fraction = {{"ceiling", ceiling_name}, {"ceiling_bytes_per_s", ceiling}};
+  fraction["compute"] = ceiling > 0 ? nlohmann::json(work.bytes / compute.median / ceiling) : nlohmann::json();
+  if (rung->device_kind() == DeviceKind::cpu) fraction["transfer"] = fraction["compute"];
+  else fraction["transfer"] = transfer_bound > 0 ? nlohmann::json(transfer_bound / transfer.median) : nlohmann::json();
+  fraction["transfer_bound_s"] = transfer_bound;
+  timings["fraction_of_ceiling"] = fraction;
+  row["timings"] = timings;
+  return row;
+}
+
+nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
+  auto problem = make_problem(request.exercise);
+  Params params = problem->resolve(request.size, request.overrides);
+  std::vector<std::string> rungs = request.variants.empty() ? problem->rungs() : request.variants;
+  for (const auto& rung : rungs) {
+    auto ladder = problem->rungs();
+    if (std::find(ladder.begin(), ladder.end(), rung) == ladder.end()) {
+      std::string accepted;
+      for (const auto& name : ladder) accepted += (accepted.empty() ? "" : ", ") + name;
+      throw UsageError("unknown rung '" + rung + "' for " + problem->name() + " (accepted: " + accepted + ")");
+    }
+  }
+
+  progress_ << problem->name() << " (size " << request.size;
+  for (const auto& [key, value] : params.values()) progress_ << ", " << key << "=" << value;
+  progress_ << ", seed " << request.seed << ")\n" << std::flush;
+
+  Arrays inputs = problem->generate(params, request.seed);
+  Arrays expected = problem->reference(inputs, params);
+  Work work = problem->work(inputs, params);
+  nlohmann::json checksums = nlohmann::json::object();
+  for (const auto& [name, array] : inputs) {
+    std::ostringstream hex;
+    hex << "fnv1a64:" << std::hex << std::setw(16) << std::setfill('0') << checksum(array);
+    checksums[name] = hex.str();
+  }
+
+  progress_ << "  " << std::left << std::setw(14) << "rung" << std::setw(9) << "status" << std::right << std::setw(11)
+            << "compute" << std::setw(11) << "transfer" << std::setw(17) << "vs naive c/t" << std::setw(17)
+            << "vs serial c/t" << std::setw(9) << "ceiling" << '\n';
+  // Speed-ups against naive and serial, from their median times; the row is
+  // printed with what is known when it finishes and completed at the end.
+  struct Baseline {
+    std::optional<double> compute, transfer;
+  };
+  Baseline naive, serial;
+  auto add_speedups = [&](nlohmann::json& row) {
+    if (row["status"] != "ok") return;
+    auto ratios = [&](const Baseline& baseline) {
+      nlohmann::json r = {{"compute", nullptr}, {"transfer", nullptr}};
+      if (baseline.compute) r["compute"] = *baseline.compute / row["timings"]["compute"]["median_s"].get<double>();
+      if (baseline.transfer) r["transfer"] = *baseline.transfer / row["timings"]["transfer"]["median_s"].get<double>();
+      return r;
+    };
+    row["timings"]["speedup"] = {{"vs_naive", ratios(naive)}, {"vs_serial", ratios(serial)}};
+  };
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& rung_name : rungs) {
+    nlohmann::json row = run_rung(*problem, rung_name, inputs, expected, params, work);
+    if (row["status"] == "failed") any_failed = true;
+    if (row["status"] == "ok" && (rung_name == "naive" || rung_name == "serial")) {
+      Baseline& baseline = rung_name == "naive" ? naive : serial;
+      baseline.compute = row["timings"]["compute"]["median_s"].get<double>();
+      baseline.transfer = row["timings"]["transfer"]["median_s"].get<double>();
+    }
+    add_speedups(row);
+    print_row(progress_, row);
+    rows.push_back(std::move(row));
+  }
+  for (auto& row : rows) add_speedups(row);
+
+  return {{"exercise", problem->name()},
+          {"size", request.size},
+          {"parameters", params.values()},
+          {"seed", request.seed},
+          {"input_checksums", checksums},
+          {"work", {{"bytes", work.bytes}, {"operations", work.operations},
+                    {"bytes_in", work.bytes_in}, {"bytes_out", work.bytes_out}}},
+          {"rungs", rows}};
+}
+
+}  // namespace ladder

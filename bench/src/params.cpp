@@ -1,0 +1,69 @@
+#include "ladder/params.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "ladder/error.hpp"
+
+namespace ladder {
+namespace {
+
+double parse_number(const std::string& name, const std::string& text) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(value))
+    throw UsageError("parameter " + name + "=" + text + " is not a number");
+  return value;
+}
+
+std::string format(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+std::int64_t Params::integer(const std::string& name) const {
+  return static_cast<std::int64_t>(number(name));
+}
+
+double Params::number(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) throw UsageError("parameter " + name + " is missing");
+  return parse_number(name, it->second);
+}
+
+void Params::validate(const std::vector<ParamSpec>& specs, const std::string& exercise) const {
+  for (const auto& [name, text] : values_) {
+    const ParamSpec* spec = nullptr;
+    for (const auto& candidate : specs)
+      if (candidate.name == name) spec = &candidate;
+    if (spec == nullptr) {
+      std::string accepted;
+      for (const auto& candidate : specs) accepted += (accepted.empty() ? "" : ", ") + candidate.name;
+      throw UsageError("unknown parameter '" + name + "' for " + exercise + " (accepted: " +
+                       (accepted.empty() ? "none" : accepted) + ")");
+    }
+    double value = parse_number(name, text);
+    if (spec->integer && value != std::floor(value))
+      throw UsageError("parameter " + name + "=" + text + " must be an integer");
+    if (value < spec->min || value > spec->max)
+      throw UsageError("parameter " + name + "=" + text + " is out of range for " + exercise + " (accepted: " +
+                       format(spec->min) + " to " + format(spec->max) + ")");
+  }
+}
+
+std::pair<std::string, std::string> split_assignment(const std::string& text, const std::string& what) {
+  auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size())
+    throw UsageError(what + " '" + text + "' must be NAME=VALUE");
+  return {text.substr(0, equals), text.substr(equals + 1)};
+}
+
+}  // namespace ladder

@@ -1,0 +1,94 @@
+#include "ladder/registry.hpp"
+
+#include <algorithm>
+
+#include "ladder/backends.hpp"
+#include "ladder/error.hpp"
+
+namespace ladder {
+namespace {
+
+// Function-local statics: registration runs during static initialisation,
+// in whatever order the linker chose.
+std::vector<std::function<std::unique_ptr<Problem>()>>& problem_makers() {
+  static std::vector<std::function<std::unique_ptr<Problem>()>> makers;
+  return makers;
+}
+std::vector<RungEntry>& rung_entries() {
+  static std::vector<RungEntry> entries;
+  return entries;
+}
+
+// EXERCISES.md's order; exercises not listed here follow alphabetically.
+const std::vector<std::string> kExerciseOrder = {"polygon_mask", "vector_add",  "primes",    "histogram",
+                                                 "convolution",  "kappa_sigma", "labelling", "spot_finding",
+                                                 "median_filter"};
+
+std::size_t order_of(const std::string& exercise) {
+  auto it = std::find(kExerciseOrder.begin(), kExerciseOrder.end(), exercise);
+  return static_cast<std::size_t>(it - kExerciseOrder.begin());
+}
+
+}  // namespace
+
+std::string backend_name(Backend backend) {
+  switch (backend) {
+    case Backend::host: return "host";
+    case Backend::openmp: return "openmp";
+    case Backend::opencl: return "opencl";
+    case Backend::cuda: return "cuda";
+  }
+  return "?";
+}
+
+void register_problem(std::function<std::unique_ptr<Problem>()> make) { problem_makers().push_back(std::move(make)); }
+void register_rung(RungEntry entry) { rung_entries().push_back(std::move(entry)); }
+
+std::vector<std::string> exercise_names() {
+  std::vector<std::string> names;
+  for (const auto& make : problem_makers()) names.push_back(make()->name());
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+    return std::pair(order_of(a), a) < std::pair(order_of(b), b);
+  });
+  return names;
+}
+
+std::unique_ptr<Problem> make_problem(const std::string& exercise) {
+  for (const auto& make : problem_makers()) {
+    auto problem = make();
+    if (problem->name() == exercise) return problem;
+  }
+  std::string accepted;
+  for (const auto& name : exercise_names()) accepted += (accepted.empty() ? "" : ", ") + name;
+  throw UsageError("unknown exercise '" + exercise + "' (accepted: " + accepted + ")");
+}
+
+const RungEntry* find_rung(const std::string& exercise, const std::string& rung) {
+  for (const auto& entry : rung_entries())
+    if (entry.exercise == exercise && entry.rung == rung) return &entry;
+  return nullptr;
+}
+
+Backend backend_of(const std::string& rung) {
+  if (rung.rfind("cuda", 0) == 0) return Backend::cuda;
+  if (rung.rfind("opencl", 0) == 0) return Backend::opencl;
+  if (rung.rfind("openmp", 0) == 0) return Backend::openmp;
+  return Backend::host;
+}
+
+Availability backend_availability(Backend backend, const RunOptions& options) {
+  switch (backend) {
+    case Backend::host: return {true, ""};
+    case Backend::openmp:
+#ifdef LADDER_HAVE_OPENMP
+      return {true, ""};
+#else
+      return {false, "built without OpenMP (LADDER_OPENMP)"};
+#endif
+    case Backend::opencl: return opencl_availability(options);
+    case Backend::cuda: return cuda_availability(options);
+  }
+  return {false, "unknown backend"};
+}
+
+}  // namespace ladder

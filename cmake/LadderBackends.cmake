@@ -1,0 +1,82 @@
+# Each backend option is AUTO (use it when the machine has it), ON (fail
+# when it is missing) or OFF. The configure output says what was found and
+# what was skipped, and why.
+set(LADDER_BACKEND_VALUES AUTO ON OFF)
+foreach(backend OPENMP OPENCL CUDA)
+  set(LADDER_${backend} AUTO CACHE STRING "Build the ${backend} rungs: AUTO, ON or OFF")
+  set_property(CACHE LADDER_${backend} PROPERTY STRINGS ${LADDER_BACKEND_VALUES})
+  string(TOUPPER "${LADDER_${backend}}" LADDER_${backend})
+  if(NOT LADDER_${backend} IN_LIST LADDER_BACKEND_VALUES)
+    message(FATAL_ERROR "LADDER_${backend}=${LADDER_${backend}}: use AUTO, ON or OFF")
+  endif()
+  set(LADDER_HAVE_${backend} OFF)
+endforeach()
+
+function(ladder_backend_result backend found why_not)
+  if(found)
+    set(LADDER_HAVE_${backend} ON PARENT_SCOPE)
+    message(STATUS "hpc-ladder: ${backend} rungs enabled")
+  elseif(LADDER_${backend} STREQUAL "ON")
+    message(FATAL_ERROR "hpc-ladder: LADDER_${backend}=ON but ${why_not}")
+  else()
+    message(STATUS "hpc-ladder: ${backend} rungs skipped: ${why_not}")
+  endif()
+endfunction()
+
+# OpenMP from the compiler.
+if(NOT LADDER_OPENMP STREQUAL "OFF")
+  find_package(OpenMP COMPONENTS CXX)
+  ladder_backend_result(OPENMP "${OpenMP_CXX_FOUND}" "the compiler has no OpenMP support")
+else()
+  message(STATUS "hpc-ladder: OPENMP rungs skipped: LADDER_OPENMP=OFF")
+endif()
+
+# OpenCL through the ICD loader; the platform (PoCL, a GPU driver) is found at run time.
+if(NOT LADDER_OPENCL STREQUAL "OFF")
+  find_package(OpenCL)
+  ladder_backend_result(OPENCL "${OpenCL_FOUND}"
+    "no OpenCL ICD loader and headers (Debian: ocl-icd-opencl-dev opencl-headers)")
+else()
+  message(STATUS "hpc-ladder: OPENCL rungs skipped: LADDER_OPENCL=OFF")
+endif()
+
+# CUDA when nvcc is found. Kernels compile without a GPU; they run where one is.
+if(NOT LADDER_CUDA STREQUAL "OFF")
+  if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)   # the toolkit's usual home, off PATH
+  endif()
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    # Turing (T4, Colab) to Hopper (H100), plus PTX for newer GPUs.
+    # Override: -DCMAKE_CUDA_ARCHITECTURES=90 (or "native" on a GPU machine).
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90")
+    endif()
+    enable_language(CUDA)
+    if(CMAKE_VERSION VERSION_LESS 3.26 AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0)
+      # CMake before 3.26 does not know nvcc's C++20 flag (Debian 12 has 3.25).
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+      list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
+    endif()
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    message(STATUS "hpc-ladder: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES}")
+  endif()
+  ladder_backend_result(CUDA "${CMAKE_CUDA_COMPILER}" "nvcc was not found (set CUDACXX or put nvcc on PATH)")
+else()
+  message(STATUS "hpc-ladder: CUDA rungs skipped: LADDER_CUDA=OFF")
+endif()
+
+# Warnings for every target of the project.
+add_library(ladder_warnings INTERFACE)
+target_compile_options(ladder_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+if(LADDER_WERROR)
+  target_compile_options(ladder_warnings INTERFACE
+    $<$<COMPILE_LANGUAGE:CXX>:-Werror>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Werror>)
+endif()
