@@ -268,6 +268,9 @@ int command_run(const Arguments& args, const std::string& line) {
     requests.push_back(request);
   }
 
+  // A device named on the command line must be there before any work starts.
+  for (Backend backend : backends) backend_availability(backend, options);
+
   // The ceilings, measured once per run (or given).
   Ceilings ceilings;
 #ifdef _OPENMP

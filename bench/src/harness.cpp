@@ -50,13 +50,10 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
       nlohmann::json entry = {{"name", run.benchmark_name()},
                               {"iterations", run.iterations},
                               {"manual_time_s", run.GetAdjustedRealTime() * 1e-9}};
-      if (run.error_occurred) entry["error"] = run.error_message;
       runs_.push_back(entry);
-      if (run.error_occurred) error_ = run.error_message;
     }
   }
-  nlohmann::json runs_ = nlohmann::json::array();
-  std::string error_;
+  nlohmann::json runs_ = nlohmann::json::array();  // errors are caught by repeat() itself
 };
 
 // Runs `sample` (which returns one repetition's seconds) under Google

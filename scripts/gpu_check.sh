@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The GPU check run (../shared/GPU.md): on a machine with an NVIDIA GPU,
+# build in a fresh folder, run every test, then run the suite at the
+# workshop and large sizes (pageable and pinned), writing the results JSON
+# and logs into OUTDIR.
+#
+#   scripts/gpu_check.sh OUTDIR [EXERCISE...]
+#
+# CUDA_ARCHITECTURES (default: native) and LADDER_GPU_BUILD (default:
+# build-gpu) override the build.
+set -uo pipefail
+out=${1:?usage: scripts/gpu_check.sh OUTDIR [EXERCISE...]}
+shift
+exercises=("$@")
+build=${LADDER_GPU_BUILD:-build-gpu}
+mkdir -p "$out"
+status=0
+
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv || true
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLADDER_CUDA=ON -DLADDER_OPENCL=ON \
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" &&
+    cmake --build "$build" -j "$(nproc)"
+} >"$out/build.log" 2>&1 || { echo "build failed: see $out/build.log"; tail -30 "$out/build.log"; exit 1; }
+
+ctest --test-dir "$build" --output-on-failure -j 4 >"$out/tests.log" 2>&1 || status=1
+tail -5 "$out/tests.log"
+
+ladder="$build/bench/ladder"
+"$ladder" devices >"$out/run.log" 2>&1
+for size in workshop large; do
+  for memory in pageable pinned; do
+    flag=(); [ "$memory" = pinned ] && flag=(--pinned)
+    echo "== ladder run --size $size ${flag[*]}" | tee -a "$out/run.log"
+    "$ladder" run "${exercises[@]}" --size "$size" "${flag[@]}" --out "$out/results-$size-$memory.json" \
+      >>"$out/run.log" 2>&1 || status=1
+  done
+done
+cat "$out/run.log"
+exit $status

@@ -1,0 +1,172 @@
+// The harness's contracts: statistics, parameters, the output check, and a
+// run's rows (status, timings, speed-ups, skipped and failed rungs).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "ladder/error.hpp"
+#include "ladder/harness.hpp"
+
+namespace ladder {
+namespace {
+
+// A test-only exercise whose serial rung is wrong on purpose: copy the
+// input, except that element 3 comes out off by one.
+class TestCopy final : public Problem {
+ public:
+  std::string name() const override { return "test_copy"; }
+  std::string summary() const override { return "test only"; }
+  std::vector<std::string> rungs() const override { return {"naive", "serial", "cuda"}; }
+  std::vector<ParamSpec> params() const override { return {{"n", "elements", 1, 1000, true, true}}; }
+  std::vector<SizePreset> sizes() const override { return {{"tiny", {{"n", "10"}}}}; }
+  std::vector<InputSpec> inputs() const override { return {{"x", "int32"}}; }
+  std::vector<Params> check_cases() const override { return {Params()}; }
+  Arrays generate(const Params& params, std::uint64_t) const override {
+    Array x(DType::i32, {static_cast<std::size_t>(params.integer("n"))});
+    for (std::size_t i = 0; i < x.size(); ++i) x.view<std::int32_t>()[i] = static_cast<std::int32_t>(i * i);
+    return {{"x", x}};
+  }
+  void validate(const Arrays&, const Params&) const override {}
+  Arrays allocate_outputs(const Arrays& inputs, const Params&) const override {
+    return {{"y", Array(DType::i32, inputs.at("x").shape())}};
+  }
+  Arrays reference(const Arrays& inputs, const Params&) const override { return {{"y", inputs.at("x")}}; }
+  CheckResult check(const Arrays& got, const Arrays& expected) const override { return check_identical(got, expected); }
+  Work work(const Arrays& inputs, const Params&) const override { return {8.0 * inputs.at("x").size(), 0, 0, 0}; }
+};
+LADDER_REGISTER_PROBLEM(TestCopy);
+
+class CopyRung : public HostRung {
+ public:
+  explicit CopyRung(const RungContext&) {}
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    x_ = inputs.at("x").view<std::int32_t>();
+    y_ = outputs.at("y").view<std::int32_t>();
+  }
+  void compute() override { std::copy(x_.begin(), x_.end(), y_.begin()); }
+
+ protected:
+  std::span<const std::int32_t> x_;
+  std::span<std::int32_t> y_;
+};
+class BrokenCopyRung final : public CopyRung {
+ public:
+  using CopyRung::CopyRung;
+  void compute() override {
+    CopyRung::compute();
+    y_[3] += 1;
+  }
+};
+LADDER_REGISTER_RUNG(test_copy, naive, Backend::host, CopyRung);
+LADDER_REGISTER_RUNG(test_copy, serial, Backend::host, BrokenCopyRung);
+
+TEST(StatisticsTest, MedianMinMaxAndSpread) {
+  Statistics odd = summarise({3, 1, 2});
+  EXPECT_EQ(odd.median, 2);
+  EXPECT_EQ(odd.min, 1);
+  EXPECT_EQ(odd.max, 3);
+  EXPECT_EQ(odd.samples, (std::vector<double>{3, 1, 2})) << "samples keep their order";
+  Statistics even = summarise({4, 1, 3, 2});
+  EXPECT_EQ(even.median, 2.5);
+  EXPECT_NEAR(even.cv, std::sqrt(1.25) / 2.5, 1e-12);
+  EXPECT_EQ(summarise({5, 5, 5}).cv, 0);
+}
+
+TEST(ParamsTest, RefusesUnknownOutOfRangeAndMalformedValues) {
+  auto problem = make_problem("vector_add");
+  auto message = [&](std::map<std::string, std::string> values) -> std::string {
+    try {
+      problem->resolve("tiny", Params(values));
+    } catch (const UsageError& error) {
+      return error.what();
+    }
+    return "accepted";
+  };
+  EXPECT_NE(message({{"m", "5"}}).find("unknown parameter 'm' for vector_add (accepted: n)"), std::string::npos);
+  EXPECT_NE(message({{"n", "0"}}).find("out of range"), std::string::npos);
+  EXPECT_NE(message({{"n", "2.5"}}).find("must be an integer"), std::string::npos);
+  EXPECT_NE(message({{"n", "ten"}}).find("not a number"), std::string::npos);
+  EXPECT_EQ(message({{"n", "12"}}), "accepted");
+  EXPECT_THROW(problem->resolve("huge", {}), UsageError);
+}
+
+TEST(CheckTest, NamesTheFirstMismatchAndCountsThemAll) {
+  Array expected(DType::f32, {6});
+  Array got = expected;
+  got.view<float>()[2] = 1.5f;
+  got.view<float>()[4] = -0.0f;  // bit-exact: -0 is not +0
+  CheckResult result = check_identical({{"c", got}}, {{"c", expected}});
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.detail, "output 'c' index 2: expected 0, got 1.5 (2 of 6 differ)");
+  EXPECT_EQ(result.figures["mismatches"], 2);
+  EXPECT_TRUE(check_identical({{"c", expected}}, {{"c", expected}}).ok);
+  EXPECT_FALSE(check_identical({{"c", Array(DType::f32, {5})}}, {{"c", expected}}).ok);
+  EXPECT_FALSE(check_identical({}, {{"c", expected}}).ok);
+}
+
+class HarnessTest : public ::testing::Test {
+ protected:
+  nlohmann::json run(const std::string& exercise, bool& any_failed) {
+    TimingPolicy policy{0.001, 3, 20};
+    Ceilings ceilings;
+    ceilings.host_bytes_per_s = 10e9;
+    std::ostringstream progress;
+    Harness harness(RunOptions{}, policy, ceilings, progress);
+    RunRequest request{exercise, "tiny", Params(), {}, 1};
+    return harness.run(request, any_failed);
+  }
+  static const nlohmann::json& row(const nlohmann::json& result, const std::string& rung) {
+    for (const auto& r : result["rungs"])
+      if (r["rung"] == rung) return r;
+    throw std::runtime_error("no row " + rung);
+  }
+};
+
+TEST_F(HarnessTest, AWrongRungIsFailedWithTheMismatchAndLeftOutOfSpeedups) {
+  bool any_failed = false;
+  nlohmann::json result = run("test_copy", any_failed);
+  EXPECT_TRUE(any_failed);
+  EXPECT_EQ(row(result, "naive")["status"], "ok");
+  const auto& serial = row(result, "serial");
+  EXPECT_EQ(serial["status"], "failed");
+  EXPECT_NE(serial["reason"].get<std::string>().find("index 3: expected 9, got 10"), std::string::npos);
+  EXPECT_FALSE(serial.contains("timings"));
+  EXPECT_TRUE(row(result, "naive")["timings"]["speedup"]["vs_serial"]["compute"].is_null());
+}
+
+TEST_F(HarnessTest, EveryRungOfVectorAddIsCheckedTimedOrSkippedWithAReason) {
+  bool any_failed = false;
+  nlohmann::json result = run("vector_add", any_failed);
+  EXPECT_FALSE(any_failed);
+  ASSERT_EQ(result["rungs"].size(), 5u);
+  for (const auto& r : result["rungs"]) {
+    SCOPED_TRACE(r["rung"].get<std::string>());
+    if (r["status"] == "skipped" || r["status"] == "not_implemented") {
+      EXPECT_FALSE(r["reason"].get<std::string>().empty());
+      EXPECT_NE(r["rung"], "naive");
+      EXPECT_NE(r["rung"], "serial");
+      continue;
+    }
+    ASSERT_EQ(r["status"], "ok") << r.dump();
+    EXPECT_TRUE(r["check"]["ok"].get<bool>());
+    const auto& t = r["timings"];
+    for (const char* figure : {"compute", "transfer", "upload", "download"}) {
+      EXPECT_GE(t[figure]["repetitions"].get<int>(), 3) << figure;
+      EXPECT_LE(t[figure]["min_s"].get<double>(), t[figure]["median_s"].get<double>());
+      EXPECT_LE(t[figure]["median_s"].get<double>(), t[figure]["max_s"].get<double>());
+    }
+    EXPECT_GT(t["compute"]["median_s"].get<double>(), 0);
+    EXPECT_NEAR(t["speedup"]["vs_naive"]["compute"].get<double>(),
+                row(result, "naive")["timings"]["compute"]["median_s"].get<double>() / t["compute"]["median_s"].get<double>(),
+                1e-12);
+    EXPECT_GT(t["fraction_of_ceiling"]["compute"].get<double>(), 0);
+  }
+  // Without a GPU the CUDA rung is skipped, never passed.
+  if (!backend_availability(Backend::cuda, {}).available) {
+    EXPECT_EQ(row(result, "cuda")["status"], "skipped");
+  }
+}
+
+}  // namespace
+}  // namespace ladder

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""A real `ladder run` writes results that validate against
+reports/results.schema.json, and the schema rejects what it should."""
+import copy
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import jsonschema
+
+ladder, schema_path = sys.argv[1], sys.argv[2]
+schema = json.loads(Path(schema_path).read_text())
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+
+with tempfile.TemporaryDirectory() as directory:
+    out = Path(directory) / "r.json"
+    run = subprocess.run([ladder, "run", "vector_add", "--size", "tiny", "--min-time", "0.01",
+                          "--repetitions", "3", "--out", str(out)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    results = json.loads(out.read_text())
+
+errors = sorted(validator.iter_errors(results), key=lambda e: list(e.path))
+for error in errors:
+    print(f"{'/'.join(map(str, error.path))}: {error.message}")
+assert not errors, "the run's results do not match the schema"
+
+rows = results["results"][0]["rungs"]
+assert [row["rung"] for row in rows] == ["naive", "serial", "openmp", "opencl", "cuda"]
+assert all(row["status"] in ("ok", "skipped") for row in rows), rows
+
+# The schema is not vacuous: it rejects an ok row without timings and a
+# skipped row without a reason.
+broken = copy.deepcopy(results)
+del broken["results"][0]["rungs"][0]["timings"]
+assert not validator.is_valid(broken)
+broken = copy.deepcopy(results)
+broken["results"][0]["rungs"][0]["status"] = "skipped"
+assert not validator.is_valid(broken)
+print("1 passed, 0 failed")

@@ -1,0 +1,91 @@
+// vector_add: every rung gives the reference bit for bit on inputs of
+// awkward sizes; rungs that cannot run here are skipped, never passed.
+#include <gtest/gtest.h>
+
+#include "ladder/error.hpp"
+#include "ladder/harness.hpp"
+
+namespace ladder {
+namespace {
+
+struct RungCase {
+  std::string rung;
+  bool pinned;
+};
+
+void PrintTo(const RungCase& c, std::ostream* out) { *out << c.rung << (c.pinned ? " (pinned)" : ""); }
+
+class VectorAddRungTest : public ::testing::TestWithParam<RungCase> {};
+
+TEST_P(VectorAddRungTest, MatchesTheReferenceBitForBitOnAwkwardSizes) {
+  auto problem = make_problem("vector_add");
+  const RungEntry* entry = find_rung("vector_add", GetParam().rung);
+  if (entry == nullptr) GTEST_SKIP() << GetParam().rung << " is not built in this build";
+  RunOptions options;
+  options.pinned = GetParam().pinned;
+  Availability availability = backend_availability(entry->backend, options);
+  if (!availability.available) GTEST_SKIP() << availability.reason;
+
+  auto cases = problem->check_cases();
+  cases.push_back(Params(std::map<std::string, std::string>{{"n", "4194307"}}));  // > 2^22, odd
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    Params params = problem->resolve("tiny", cases[i]);
+    SCOPED_TRACE("n = " + params.values().at("n"));
+    Arrays inputs = problem->generate(params, 100 + i);
+    CheckResult result = problem->check(run_once(*entry, inputs, params, options, *problem),
+                                        problem->reference(inputs, params));
+    EXPECT_TRUE(result.ok) << result.detail;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rungs, VectorAddRungTest,
+                         ::testing::Values(RungCase{"naive", false}, RungCase{"serial", false},
+                                           RungCase{"openmp", false}, RungCase{"opencl", false},
+                                           RungCase{"cuda", false}, RungCase{"cuda", true}),
+                         [](const auto& info) { return info.param.rung + (info.param.pinned ? "_pinned" : ""); });
+
+TEST(VectorAddTest, ReferenceIsTheFloat32SumOfTheInputs) {
+  auto problem = make_problem("vector_add");
+  Params params = problem->resolve("tiny", Params(std::map<std::string, std::string>{{"n", "1001"}}));
+  Arrays inputs = problem->generate(params, 3);
+  Arrays c = problem->reference(inputs, params);
+  auto a = inputs.at("a").view<float>();
+  auto b = inputs.at("b").view<float>();
+  ASSERT_EQ(c.at("c").size(), 1001u);
+  for (std::size_t i = 0; i < 1001; ++i) {
+    // Two floats of magnitude < 1000 sum exactly in double; rounding that
+    // to float is IEEE float addition.
+    ASSERT_EQ(c.at("c").view<float>()[i], static_cast<float>(static_cast<double>(a[i]) + b[i]));
+    ASSERT_GE(a[i], -1000.0f);
+    ASSERT_LT(a[i], 1000.0f);
+  }
+}
+
+TEST(VectorAddTest, RefusesWrongDtypesShapesAndEmptyInputs) {
+  auto problem = make_problem("vector_add");
+  auto refused = [&](Array a, Array b, const std::string& fragment) {
+    try {
+      problem->validate({{"a", a}, {"b", b}}, {});
+      ADD_FAILURE() << "accepted " << a.describe() << " and " << b.describe();
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+    }
+  };
+  refused(Array(DType::f64, {3}), Array(DType::f32, {3}), "input a is a float64 array of shape (3,)");
+  refused(Array(DType::f32, {3}), Array(DType::i32, {3}), "vector_add takes float32");
+  refused(Array(DType::f32, {3}), Array(DType::f32, {4}), "differ in shape");
+  refused(Array(DType::f32, {0}), Array(DType::f32, {0}), "empty");
+  EXPECT_NO_THROW(problem->validate({{"a", Array(DType::f32, {2, 3})}, {"b", Array(DType::f32, {2, 3})}}, {}));
+}
+
+TEST(VectorAddTest, WorkIsTwelveBytesAndOneAddPerElement) {
+  auto problem = make_problem("vector_add");
+  Work work = problem->work({{"a", Array(DType::f32, {10})}, {"b", Array(DType::f32, {10})}}, {});
+  EXPECT_EQ(work.bytes, 120);
+  EXPECT_EQ(work.operations, 10);
+  EXPECT_EQ(work.bytes_in, 80);
+  EXPECT_EQ(work.bytes_out, 40);
+}
+
+}  // namespace
+}  // namespace ladder
