@@ -35,6 +35,7 @@ run options:
   --variants A,B     rungs to run (default: the whole ladder)
   --size NAME        tiny | workshop (default) | large
   --param K=V        override a parameter of the size preset (repeatable)
+  --sweep K=V1,V2    run each exercise once per value of parameter K
   --seed S           input seed (default 1)
   --threads N        OpenMP threads
   --pinned           page-locked host buffers for the CUDA rungs' copies
@@ -67,11 +68,12 @@ struct Arguments {
 const std::set<std::string> kValueOptions = {"--variants",  "--variant",        "--size",           "--param",
                                              "--seed",      "--threads",        "--out",            "--input",
                                              "--output",    "--track",          "--min-time",       "--repetitions",
-                                             "--cuda-device", "--opencl-device", "--host-bandwidth", "--device-bandwidth"};
+                                             "--cuda-device", "--opencl-device", "--host-bandwidth", "--device-bandwidth",
+                                             "--sweep"};
 const std::map<std::string, std::set<std::string>> kCommandOptions = {
     {"list", {"--json"}},
     {"devices", {"--json"}},
-    {"run", {"--variants", "--size", "--param", "--seed", "--threads", "--pinned", "--warm", "--out", "--min-time",
+    {"run", {"--variants", "--size", "--param", "--sweep", "--seed", "--threads", "--pinned", "--warm", "--out", "--min-time",
              "--repetitions", "--host-bandwidth", "--device-bandwidth"}},
     {"check", {"--variants", "--track", "--threads"}},
     {"solve", {"--variant", "--input", "--output", "--param", "--threads", "--pinned"}},
@@ -180,10 +182,10 @@ std::vector<std::string> chosen_rungs(const Problem& problem, const std::string&
 
 int command_list(const Arguments& args) {
   RunOptions options = run_options(args);
-  nlohmann::json list = nlohmann::json::array();
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();  // sizes in the problem's order
   for (const auto& name : exercise_names()) {
     auto problem = make_problem(name);
-    nlohmann::json rungs = nlohmann::json::array();
+    nlohmann::ordered_json rungs = nlohmann::ordered_json::array();
     for (const auto& rung : problem->rungs()) {
       const RungEntry* entry = find_rung(name, rung);
       Backend backend = entry ? entry->backend : backend_of(rung);
@@ -192,12 +194,16 @@ int command_list(const Arguments& args) {
       rungs.push_back({{"name", rung}, {"backend", backend_name(backend)}, {"built", entry != nullptr},
                        {"runs_here", availability.available}, {"reason", availability.reason}});
     }
-    nlohmann::json sizes = nlohmann::json::object();
+    nlohmann::ordered_json sizes = nlohmann::ordered_json::object();
     for (const auto& preset : problem->sizes()) sizes[preset.name] = preset.values;
-    nlohmann::json params = nlohmann::json::array();
-    for (const auto& spec : problem->params())
-      params.push_back({{"name", spec.name}, {"description", spec.description}, {"min", spec.min}, {"max", spec.max}});
-    nlohmann::json inputs = nlohmann::json::array();
+    nlohmann::ordered_json params = nlohmann::ordered_json::array();
+    for (const auto& spec : problem->params()) {
+      nlohmann::ordered_json param = {{"name", spec.name}, {"description", spec.description}};
+      if (spec.choices.empty()) param["min"] = spec.min, param["max"] = spec.max;
+      else param["choices"] = spec.choices;
+      params.push_back(param);
+    }
+    nlohmann::ordered_json inputs = nlohmann::ordered_json::array();
     for (const auto& input : problem->inputs()) inputs.push_back({{"name", input.name}, {"accepted", input.accepted}});
     list.push_back({{"exercise", name}, {"summary", problem->summary()}, {"rungs", rungs}, {"sizes", sizes},
                     {"parameters", params}, {"inputs", inputs}});
@@ -259,13 +265,26 @@ int command_run(const Arguments& args, const std::string& line) {
   std::vector<RunRequest> requests;
   std::vector<std::string> exercises = args.positional.empty() ? exercise_names() : args.positional;
   std::set<Backend> backends;
+  // --sweep K=V1,V2,...: one request per value, in the order given.
+  std::string sweep_name;
+  std::vector<std::string> sweep_values = {""};
+  if (args.flag("--sweep")) {
+    auto [name, values] = split_assignment(args.value("--sweep"), "--sweep");
+    sweep_name = name;
+    sweep_values = split_list(values);
+    if (sweep_values.empty()) throw UsageError("--sweep " + name + "= names no values");
+  }
   for (const auto& exercise : exercises) {
     auto problem = make_problem(exercise);
-    RunRequest request{exercise, args.value("--size", "workshop"), overrides,
-                       chosen_rungs(*problem, args.value("--variants")), seed};
-    problem->resolve(request.size, overrides);  // refuse bad sizes and parameters before any work
-    for (const auto& rung : request.variants) backends.insert(backend_of(rung));
-    requests.push_back(request);
+    for (const auto& value : sweep_values) {
+      Params swept = overrides;
+      if (!sweep_name.empty()) swept.set(sweep_name, value);
+      RunRequest request{exercise, args.value("--size", "workshop"), swept,
+                         chosen_rungs(*problem, args.value("--variants")), seed};
+      problem->resolve(request.size, swept);  // refuse bad sizes and parameters before any work
+      for (const auto& rung : request.variants) backends.insert(backend_of(rung));
+      requests.push_back(request);
+    }
   }
 
   // A device named on the command line must be there before any work starts.

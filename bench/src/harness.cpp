@@ -36,7 +36,8 @@ std::string format_time(double seconds) {
   out << std::fixed;
   if (seconds >= 1) out << std::setprecision(2) << seconds << " s";
   else if (seconds >= 1e-3) out << std::setprecision(3) << seconds * 1e3 << " ms";
-  else out << std::setprecision(1) << seconds * 1e6 << " us";
+  else if (seconds >= 1e-6) out << std::setprecision(1) << seconds * 1e6 << " us";
+  else out << std::setprecision(0) << seconds * 1e9 << " ns";
   return out.str();
 }
 

@@ -1,6 +1,8 @@
 #include "ladder/params.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "ladder/error.hpp"
@@ -23,6 +25,7 @@ double parse_number(const std::string& name, const std::string& text) {
 
 std::string format(double value) {
   std::ostringstream out;
+  if (value == std::floor(value) && std::abs(value) < 1e15) out << std::fixed << std::setprecision(0);
   out << value;
   return out.str();
 }
@@ -33,10 +36,12 @@ std::int64_t Params::integer(const std::string& name) const {
   return static_cast<std::int64_t>(number(name));
 }
 
-double Params::number(const std::string& name) const {
+double Params::number(const std::string& name) const { return parse_number(name, text(name)); }
+
+const std::string& Params::text(const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end()) throw UsageError("parameter " + name + " is missing");
-  return parse_number(name, it->second);
+  return it->second;
 }
 
 void Params::validate(const std::vector<ParamSpec>& specs, const std::string& exercise) const {
@@ -49,6 +54,13 @@ void Params::validate(const std::vector<ParamSpec>& specs, const std::string& ex
       for (const auto& candidate : specs) accepted += (accepted.empty() ? "" : ", ") + candidate.name;
       throw UsageError("unknown parameter '" + name + "' for " + exercise + " (accepted: " +
                        (accepted.empty() ? "none" : accepted) + ")");
+    }
+    if (!spec->choices.empty()) {
+      if (std::find(spec->choices.begin(), spec->choices.end(), text) != spec->choices.end()) continue;
+      std::string accepted;
+      for (const auto& choice : spec->choices) accepted += (accepted.empty() ? "" : ", ") + choice;
+      throw UsageError("parameter " + name + "=" + text + " is not one of " + exercise + "'s choices (accepted: " +
+                       accepted + ")");
     }
     double value = parse_number(name, text);
     if (spec->integer && value != std::floor(value))

@@ -1,6 +1,7 @@
-// opencl: the same addition on an OpenCL device, one work-item per element
-// (kernels/vector_add/vector_add.cl). On a GPU the arrays must first cross
-// the PCIe bus: upload and download are where this rung loses its lead.
+// opencl: the same addition on an OpenCL device, one work-item per group
+// of four elements (kernels/vector_add/vector_add.cl). On a GPU the arrays
+// must first cross the PCIe bus: upload and download are where this rung
+// loses its lead.
 #include "ladder/opencl.hpp"
 
 namespace ladder {
@@ -25,7 +26,7 @@ class OpenClVectorAdd final : public OpenClRung {
     write(d_a_, a_);
     write(d_b_, b_);
   }
-  void compute() override { enqueue(kernel_, c_.size(), kWorkGroupSize); }
+  void compute() override { enqueue(kernel_, (c_.size() + 3) / 4, kWorkGroupSize); }
   void download() override { read(c_, d_c_); }
 
  private:

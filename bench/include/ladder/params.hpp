@@ -16,6 +16,8 @@ struct ParamSpec {
   bool integer = true;
   // Sets the size of generated inputs only; `solve` takes it from the files.
   bool generator_only = false;
+  // A named choice (e.g. distribution: uniform | skewed) instead of a number.
+  std::vector<std::string> choices = {};
 };
 
 struct SizePreset {
@@ -34,6 +36,7 @@ class Params {
 
   std::int64_t integer(const std::string& name) const;
   double number(const std::string& name) const;
+  const std::string& text(const std::string& name) const;
 
   // Checks every value against the specs: known name, number, in range.
   void validate(const std::vector<ParamSpec>& specs, const std::string& exercise) const;
