@@ -36,6 +36,7 @@ run options:
   --size NAME        tiny | workshop (default) | large
   --param K=V        override a parameter of the size preset (repeatable)
   --sweep K=V1,V2    run each exercise once per value of parameter K
+                     (K = threads sweeps the OpenMP thread count)
   --seed S           input seed (default 1)
   --threads N        OpenMP threads
   --pinned           page-locked host buffers for the CUDA rungs' copies
@@ -278,9 +279,11 @@ int command_run(const Arguments& args, const std::string& line) {
     auto problem = make_problem(exercise);
     for (const auto& value : sweep_values) {
       Params swept = overrides;
-      if (!sweep_name.empty()) swept.set(sweep_name, value);
+      int threads = 0;
+      if (sweep_name == "threads") threads = static_cast<int>(parse_integer("--sweep threads", value, 1, 4096));
+      else if (!sweep_name.empty()) swept.set(sweep_name, value);
       RunRequest request{exercise, args.value("--size", "workshop"), swept,
-                         chosen_rungs(*problem, args.value("--variants")), seed};
+                         chosen_rungs(*problem, args.value("--variants")), seed, threads};
       problem->resolve(request.size, swept);  // refuse bad sizes and parameters before any work
       for (const auto& rung : request.variants) backends.insert(backend_of(rung));
       requests.push_back(request);
@@ -405,6 +408,7 @@ int command_solve(const Arguments& args) {
     if (!inputs.count(input.name))
       throw UsageError("missing input '" + input.name + "' for " + problem->name() + " (expected:" + expected_names + ")");
   problem->validate(inputs, params);
+  problem->normalise(inputs);
 
   const RungEntry* entry = find_rung(problem->name(), rung);
   if (entry == nullptr) throw UsageError("rung " + rung + " of " + problem->name() + " is not built in this build");

@@ -10,6 +10,9 @@
 #include <iostream>
 
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <benchmark/benchmark.h>
 
@@ -296,9 +299,14 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
     }
   }
 
+  int threads = 1;
+#ifdef _OPENMP
+  if (request.threads > 0) omp_set_num_threads(request.threads);
+  threads = omp_get_max_threads();
+#endif
   progress_ << problem->name() << " (size " << request.size;
   for (const auto& [key, value] : params.values()) progress_ << ", " << key << "=" << value;
-  progress_ << ", seed " << request.seed << ")\n" << std::flush;
+  progress_ << ", seed " << request.seed << ", " << threads << " threads)\n" << std::flush;
 
   Arrays inputs = problem->generate(params, request.seed);
   Arrays expected = problem->reference(inputs, params);
@@ -348,6 +356,7 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
           {"size", request.size},
           {"parameters", params.values()},
           {"seed", request.seed},
+          {"threads", threads},
           {"input_checksums", checksums},
           {"work", {{"bytes", work.bytes}, {"operations", work.operations},
                     {"bytes_in", work.bytes_in}, {"bytes_out", work.bytes_out}}},

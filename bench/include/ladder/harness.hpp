@@ -51,6 +51,7 @@ struct RunRequest {
   Params overrides;
   std::vector<std::string> variants;  // empty: every rung of the exercise
   std::uint64_t seed = 1;
+  int threads = 0;  // OpenMP threads for this request; 0 = as the run was started
 };
 
 class Harness {

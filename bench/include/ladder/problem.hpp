@@ -50,6 +50,9 @@ class Problem {
   virtual Arrays generate(const Params& params, std::uint64_t seed) const = 0;
   // For `solve`: throws UsageError on a wrong dtype, shape or value.
   virtual void validate(const Arrays& inputs, const Params& params) const = 0;
+  // For `solve`, after validate(): convert inputs of an accepted dtype to the
+  // one the rungs read (e.g. int32 values in [0, 255] to uint8).
+  virtual void normalise(Arrays& /*inputs*/) const {}
   virtual Arrays allocate_outputs(const Arrays& inputs, const Params& params) const = 0;
   virtual Arrays reference(const Arrays& inputs, const Params& params) const = 0;
   virtual CheckResult check(const Arrays& got, const Arrays& expected) const = 0;
