@@ -6,7 +6,10 @@
 #include <iomanip>
 #include <iostream>
 #include <set>
+#include <cstring>
 #include <sstream>
+
+#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -30,6 +33,7 @@ commands:
   check EXERCISE [--variants A,B]     correctness only, on several awkward inputs
   solve EXERCISE --variant RUNG --input NAME=FILE.npy ... --output FILE.npy [--param K=V ...]
                                       run one rung on your own data
+  report RESULTS.json [--out DIR]     tables (Markdown, CSV), charts (PNG, SVG), one HTML page
 
 run options:
   --variants A,B     rungs to run (default: the whole ladder)
@@ -78,6 +82,7 @@ const std::map<std::string, std::set<std::string>> kCommandOptions = {
              "--repetitions", "--host-bandwidth", "--device-bandwidth"}},
     {"check", {"--variants", "--track", "--threads"}},
     {"solve", {"--variant", "--input", "--output", "--param", "--threads", "--pinned"}},
+    {"report", {"--out"}},
 };
 
 Arguments parse(int argc, char** argv) {
@@ -87,7 +92,7 @@ Arguments parse(int argc, char** argv) {
   if (args.command == "--help" || args.command == "-h" || args.command == "help") return args;
   auto allowed = kCommandOptions.find(args.command);
   if (allowed == kCommandOptions.end())
-    throw UsageError("unknown command '" + args.command + "' (accepted: list, devices, run, check, solve)");
+    throw UsageError("unknown command '" + args.command + "' (accepted: list, devices, run, check, solve, report)");
   for (int i = 2; i < argc; ++i) {
     std::string word = argv[i];
     if (word.rfind("--", 0) != 0) {
@@ -417,6 +422,26 @@ int command_solve(const Arguments& args) {
   return 0;
 }
 
+// Hands over to reports/ladder_report.py (matplotlib); LADDER_REPORT_SCRIPT
+// and LADDER_PYTHON in the environment override where they are.
+int command_report(const Arguments& args) {
+  if (args.positional.size() != 1) throw UsageError("`ladder report` takes one results file: ladder report RESULTS.json");
+  const char* script = std::getenv("LADDER_REPORT_SCRIPT");
+  const char* python = std::getenv("LADDER_PYTHON");
+  std::string script_path = script ? script : LADDER_REPORT_SCRIPT;
+  std::string python_path = python ? python : LADDER_PYTHON;
+  if (python_path.empty()) throw UsageError("`ladder report` needs python3 with matplotlib (Debian: python3-matplotlib)");
+  if (::access(script_path.c_str(), R_OK) != 0)
+    throw UsageError("the report script " + script_path + " is not there (set LADDER_REPORT_SCRIPT)");
+  std::vector<std::string> words = {python_path, script_path, args.positional[0]};
+  if (args.flag("--out")) words.insert(words.end(), {"--out", args.value("--out")});
+  std::vector<char*> argv;
+  for (auto& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  ::execv(argv[0], argv.data());
+  throw UsageError("cannot start " + python_path + " (" + std::strerror(errno) + ")");
+}
+
 }  // namespace
 }  // namespace ladder
 
@@ -433,6 +458,7 @@ int main(int argc, char** argv) {
     if (args.command == "run") return command_run(args, command_line(argc, argv));
     if (args.command == "check") return command_check(args);
     if (args.command == "solve") return command_solve(args);
+    if (args.command == "report") return command_report(args);
   } catch (const UsageError& error) {
     std::cerr << "ladder: error: " << error.what() << '\n';
     return 2;

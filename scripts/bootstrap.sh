@@ -12,6 +12,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers             # OpenCL through the ICD loader
   pocl-opencl-icd clinfo                        # an OpenCL platform on the CPU
   python3 python3-numpy python3-jsonschema      # NumPy and schema tests
+  python3-matplotlib                            # ladder report: charts
 )
 
 missing=()

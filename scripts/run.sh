@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole suite on this machine's defaults:
-# prints the speed-up table and writes results/ladder-results.json.
+# prints the speed-up table, writes results/ladder-results.json and the
+# report (tables, charts, one HTML page) into results/report/.
 # Extra arguments go to `ladder run` (e.g. vector_add --size tiny).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,4 +9,10 @@ scripts/bootstrap.sh
 cmake --preset release >/dev/null
 cmake --build --preset release
 mkdir -p results
-build/release/bench/ladder run --out results/ladder-results.json "$@"
+status=0
+build/release/bench/ladder run --out results/ladder-results.json "$@" || status=$?
+# A failed rung (exit 1) still has results worth charting.
+if [ -f results/ladder-results.json ] && [ $status -le 1 ]; then
+  build/release/bench/ladder report results/ladder-results.json --out results/report
+fi
+exit $status

@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""ladder report: tables and charts from one `ladder run`'s results JSON.
+
+    ladder report RESULTS.json [--out DIR]      (or python3 reports/ladder_report.py ...)
+
+Writes into DIR (default: report/ beside RESULTS.json):
+  timings.csv            every row: status, timing statistics, speed-ups, fraction of ceiling
+  tables.md              the same as Markdown, one table per exercise run
+  <run>-speedup.png/svg  per exercise run: speed-up against naive and against serial, compute-only
+                         and transfer-inclusive side by side, rungs in ladder order, log scale;
+                         skipped and failed rungs are marked, not dropped
+  overview.png/svg       every exercise's ladder on one chart (compute-only speed-up over naive)
+  scaling-<ex>-<param>.png/svg   where the run holds a sweep (--sweep K=...): time against K per rung
+  report.html            one self-contained page with all of the above (no network needed)
+"""
+import argparse
+import csv
+import html
+import io
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+try:
+    import matplotlib
+except ImportError:
+    print(f"ladder report: error: matplotlib is not installed for {sys.executable} "
+          "(Debian: python3-matplotlib)", file=sys.stderr)
+    sys.exit(2)
+matplotlib.use("Agg")  # no display needed
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
+
+STATUS_COLOURS = {"failed": "#c0392b", "skipped": "#7f8c8d", "not_implemented": "#7f8c8d"}
+KIND_COLOURS = {"compute": "#2c7fb8", "transfer": "#f39c12"}
+
+
+def fail(message):
+    print(f"ladder report: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path):
+    try:
+        results = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        fail(f"{path}: no such file")
+    except json.JSONDecodeError as error:
+        fail(f"{path}: not JSON ({error})")
+    if not isinstance(results, dict) or results.get("schema_version") != 1:
+        fail(f"{path}: not a results file of schema version 1 (written by `ladder run --out`)")
+    return results
+
+
+def run_label(entry):
+    """A short, file-name-safe name for one exercise run: exercise, size and parameters."""
+    parameters = "".join(f"-{key}={value}" for key, value in sorted(entry["parameters"].items()))
+    label = f"{entry['exercise']}-{entry['size']}{parameters}-t{entry.get('threads', 0)}"
+    return re.sub(r"[^A-Za-z0-9_.=-]", "_", label)
+
+
+def run_title(entry):
+    parameters = ", ".join(f"{key}={value}" for key, value in entry["parameters"].items())
+    return f"{entry['exercise']} ({entry['size']}: {parameters}; {entry.get('threads', '?')} threads)"
+
+
+def figure(row, *path):
+    """row['timings'][path...] or None when the row has no timings (skipped, failed)."""
+    value = row.get("timings")
+    for key in path:
+        if value is None:
+            return None
+        value = value.get(key)
+    return value
+
+
+def table_rows(results):
+    rows = []
+    for entry in results["results"]:
+        for row in entry["rungs"]:
+            rows.append({
+                "exercise": entry["exercise"],
+                "size": entry["size"],
+                "parameters": " ".join(f"{k}={v}" for k, v in entry["parameters"].items()),
+                "threads": entry.get("threads", ""),
+                "rung": row["rung"],
+                "backend": row["backend"],
+                "status": row["status"],
+                "reason": row.get("reason", ""),
+                "device": row.get("device", ""),
+                "compute_median_s": figure(row, "compute", "median_s"),
+                "compute_min_s": figure(row, "compute", "min_s"),
+                "compute_max_s": figure(row, "compute", "max_s"),
+                "compute_cv": figure(row, "compute", "cv"),
+                "transfer_median_s": figure(row, "transfer", "median_s"),
+                "upload_median_s": figure(row, "upload", "median_s"),
+                "download_median_s": figure(row, "download", "median_s"),
+                "speedup_vs_naive_compute": figure(row, "speedup", "vs_naive", "compute"),
+                "speedup_vs_naive_transfer": figure(row, "speedup", "vs_naive", "transfer"),
+                "speedup_vs_serial_compute": figure(row, "speedup", "vs_serial", "compute"),
+                "speedup_vs_serial_transfer": figure(row, "speedup", "vs_serial", "transfer"),
+                "fraction_of_ceiling_compute": figure(row, "fraction_of_ceiling", "compute"),
+                "fraction_of_ceiling_transfer": figure(row, "fraction_of_ceiling", "transfer"),
+            })
+    return rows
+
+
+def write_csv(rows, path):
+    with open(path, "w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0].keys()))
+        writer.writeheader()
+        for row in rows:
+            # repr() keeps every digit, so the CSV equals the JSON exactly.
+            writer.writerow({k: ("" if v is None else repr(v) if isinstance(v, float) else v) for k, v in row.items()})
+
+
+def seconds(value):
+    if value is None:
+        return "-"
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("us", 1e-6)):
+        if value >= scale:
+            return f"{value / scale:.3g} {unit}"
+    return f"{value / 1e-9:.3g} ns"
+
+
+def ratio(value):
+    return "-" if value is None else f"{value:.3g}"
+
+
+def percent(value):
+    return "-" if value is None else f"{100 * value:.0f} %"
+
+
+def markdown_tables(results, rows):
+    lines = [f"# hpc-ladder results", "",
+             f"Run {results['context']['time']} on {results['context']['host']['cpu_model']}"
+             f" ({results['context']['host_memory']} host memory). Times are medians;"
+             " spread is min to max; speed-ups are compute / transfer-inclusive.", ""]
+    for entry in results["results"]:
+        lines += [f"## {run_title(entry)}", "",
+                  "| rung | status | compute | spread | transfer-incl. | upload | download "
+                  "| vs naive | vs serial | of ceiling |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for row in (r for r in rows if r["exercise"] == entry["exercise"] and r["size"] == entry["size"]
+                    and r["parameters"] == " ".join(f"{k}={v}" for k, v in entry["parameters"].items())
+                    and r["threads"] == entry.get("threads", "")):
+            if row["status"] != "ok":
+                lines.append(f"| {row['rung']} | **{row['status']}** | {row['reason']} | | | | | | | |")
+                continue
+            lines.append(
+                f"| {row['rung']} | ok | {seconds(row['compute_median_s'])} "
+                f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} "
+                f"| {seconds(row['transfer_median_s'])} | {seconds(row['upload_median_s'])} "
+                f"| {seconds(row['download_median_s'])} "
+                f"| {ratio(row['speedup_vs_naive_compute'])} / {ratio(row['speedup_vs_naive_transfer'])} "
+                f"| {ratio(row['speedup_vs_serial_compute'])} / {ratio(row['speedup_vs_serial_transfer'])} "
+                f"| {percent(row['fraction_of_ceiling_compute'])} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def log_axis(axis, which="y"):
+    """Log scale labelled at 1, 2 and 5 of every decade (0.5, 1, 2, 5, 10, ...), not only at powers of ten."""
+    getattr(axis, f"set_{which}scale")("log")
+    target = axis.yaxis if which == "y" else axis.xaxis
+    target.set_major_locator(ticker.LogLocator(base=10, subs=(1, 2, 5)))
+    target.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
+    target.set_minor_formatter(ticker.NullFormatter())
+
+
+def save(fig, directory, stem, written):
+    for suffix in ("png", "svg"):
+        path = directory / f"{stem}.{suffix}"
+        fig.savefig(path, dpi=120, bbox_inches="tight")
+        written.append(path)
+    plt.close(fig)
+
+
+def speedup_chart(entry, directory, written):
+    """Two panels (against naive, against serial); per rung a compute and a transfer bar."""
+    rungs = entry["rungs"]
+    fig, axes = plt.subplots(1, 2, figsize=(max(8, 1.6 * len(rungs) + 3), 4.2), sharey=True)
+    width = 0.38
+    for axis, baseline in zip(axes, ("naive", "serial")):
+        values = [v for row in rungs for v in (figure(row, "speedup", f"vs_{baseline}", "compute"),
+                                              figure(row, "speedup", f"vs_{baseline}", "transfer")) if v]
+        low = min(values + [1.0]) / 3
+        for i, row in enumerate(rungs):
+            if row["status"] != "ok":
+                axis.bar(i, 1.0 - low, width=2 * width, bottom=low, color="none", edgecolor=STATUS_COLOURS[row["status"]],
+                         hatch="//", linewidth=1)
+                axis.text(i, low * 1.15, row["status"].replace("_", " "), rotation=90, ha="center", va="bottom",
+                          fontsize=8, color=STATUS_COLOURS[row["status"]])
+                continue
+            for offset, kind in ((-width / 2, "compute"), (width / 2, "transfer")):
+                value = figure(row, "speedup", f"vs_{baseline}", kind)
+                if value is None:
+                    axis.text(i + offset, low * 1.15, "n/a", rotation=90, ha="center", va="bottom", fontsize=7)
+                    continue
+                axis.bar(i + offset, value - low, width=width, bottom=low, color=KIND_COLOURS[kind],
+                         label=kind if i == 0 or not axis.get_legend_handles_labels()[1].count(kind) else None)
+                axis.text(i + offset, value * 1.08, f"{value:.3g}", ha="center", va="bottom", fontsize=7)
+        axis.axhline(1.0, color="black", linewidth=0.8)
+        log_axis(axis)
+        axis.tick_params(labelleft=True)
+        axis.set_xticks(range(len(rungs)), [row["rung"] for row in rungs], rotation=30, ha="right")
+        axis.set_title(f"against {baseline}")
+        axis.set_ylabel("speed-up (×, log scale)")
+        axis.grid(axis="y", which="both", alpha=0.3)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=KIND_COLOURS[k]) for k in ("compute", "transfer")]
+    handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="none", edgecolor="#7f8c8d", hatch="//"))
+    axes[1].legend(handles, ["compute-only", "transfer-inclusive", "skipped / failed"], fontsize=8, loc="upper left")
+    fig.suptitle(run_title(entry))
+    stem = f"{run_label(entry)}-speedup"
+    save(fig, directory, stem, written)
+    return stem
+
+
+def merged_ladder(results):
+    """One rung order for all exercises: each exercise's extra rungs (cuda_atomics, ...) slot in after
+    the rung they follow in that exercise's ladder."""
+    order = []
+    for entry in results["results"]:
+        position = -1
+        for row in entry["rungs"]:
+            if row["rung"] in order:
+                position = order.index(row["rung"])
+            else:
+                position += 1
+                order.insert(position, row["rung"])
+    return order
+
+
+def overview_chart(results, directory, written):
+    fig, axis = plt.subplots(figsize=(8, 4.5))
+    order = merged_ladder(results)
+    plotted = False
+    for entry in results["results"]:
+        points = [(order.index(row["rung"]), figure(row, "speedup", "vs_naive", "compute")) for row in entry["rungs"]]
+        points = [(x, v) for x, v in points if v]
+        if not points:
+            continue
+        axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=run_title(entry))
+        for row in entry["rungs"]:
+            if row["status"] != "ok":
+                axis.plot(order.index(row["rung"]), 1.0, marker="x", color=STATUS_COLOURS[row["status"]], markersize=9)
+        plotted = True
+    if not plotted:
+        plt.close(fig)
+        return None
+    axis.set_xticks(range(len(order)), order, rotation=30, ha="right")
+    log_axis(axis)
+    axis.set_ylabel("compute-only speed-up over naive (×, log scale)")
+    axis.set_title("Every exercise's ladder (× marks a skipped or failed rung)")
+    axis.grid(which="both", alpha=0.3)
+    axis.legend(fontsize=7)
+    save(fig, directory, "overview", written)
+    return "overview"
+
+
+def scaling_charts(results, directory, written):
+    """Entries of one exercise and size that differ in one parameter (or the thread count) form a sweep."""
+    stems = []
+    groups = {}
+    for entry in results["results"]:
+        groups.setdefault((entry["exercise"], entry["size"]), []).append(entry)
+    for (exercise, size), entries in groups.items():
+        if len(entries) < 2:
+            continue
+        varying = [k for k in entries[0]["parameters"] if len({e["parameters"].get(k) for e in entries}) > 1]
+        if len({e.get("threads") for e in entries}) > 1:
+            varying.append("threads")
+        if len(varying) != 1:
+            continue
+        key = varying[0]
+        value_of = (lambda e: float(e["threads"])) if key == "threads" else (lambda e: float(e["parameters"][key]))
+        fig, axis = plt.subplots(figsize=(7, 4.5))
+        for rung in [row["rung"] for row in entries[0]["rungs"]]:
+            points = sorted((value_of(e), 1e3 * figure(row, "compute", "median_s") if row["status"] == "ok" else None)
+                            for e in entries for row in e["rungs"] if row["rung"] == rung)
+            shown = [(x, y) for x, y in points if y is not None]
+            if shown:
+                axis.plot([p[0] for p in shown], [p[1] for p in shown], marker="o", label=rung)
+            missing = [x for x, y in points if y is None]
+            if missing and shown:
+                axis.plot(missing, [shown[0][1]] * len(missing), marker="x", linestyle="none", color="#c0392b")
+        axis.set_xscale("log", base=2)
+        axis.xaxis.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
+        log_axis(axis)
+        axis.set_xlabel(f"{key} (log scale)")
+        axis.set_ylabel("compute-only time, median (ms, log scale)")
+        axis.set_title(f"{exercise} ({size}): time against {key}")
+        axis.grid(which="both", alpha=0.3)
+        axis.legend(fontsize=8)
+        stem = re.sub(r"[^A-Za-z0-9_.=-]", "_", f"scaling-{exercise}-{size}-{key}")
+        save(fig, directory, stem, written)
+        stems.append(stem)
+    return stems
+
+
+def html_page(results, markdown, chart_stems, directory):
+    """One page, with the SVG charts inline, so it opens anywhere without a network."""
+    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>hpc-ladder report</title>",
+             "<style>body{font-family:sans-serif;max-width:1200px;margin:auto}table{border-collapse:collapse}"
+             "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child{text-align:left}"
+             "svg{max-width:100%;height:auto}</style></head><body>"]
+    for line in markdown.splitlines():
+        if line.startswith("# "):
+            parts.append(f"<h1>{html.escape(line[2:])}</h1>")
+        elif line.startswith("## "):
+            parts.append(f"<h2>{html.escape(line[3:])}</h2>")
+        elif line.startswith("| ---"):
+            continue
+        elif line.startswith("|"):
+            cells = [html.escape(c.strip().replace("**", "")) for c in line.strip("|").split("|")]
+            tag = "th" if cells[0] == "rung" else "td"
+            parts.append("<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
+        elif line:
+            parts.append(f"<p>{html.escape(line)}</p>")
+    page = "\n".join(parts)
+    page = page.replace("<tr><th>", "<table><tr><th>").replace("</tr>\n<h2>", "</tr></table>\n<h2>")
+    page += "</table>" if page.rstrip().endswith("</tr>") else ""
+    page += "<h1>Charts</h1>"
+    for stem in chart_stems:
+        svg = (directory / f"{stem}.svg").read_text()
+        svg = svg[svg.index("<svg"):]  # drop the XML prolog inside HTML
+        page += f"<h2>{html.escape(stem)}</h2>\n{svg}\n"
+    page += "</body></html>\n"
+    return page
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="ladder report", description=__doc__.split("\n")[0])
+    parser.add_argument("results", help="results JSON written by `ladder run --out`")
+    parser.add_argument("--out", help="output directory (default: report/ beside the results file)")
+    args = parser.parse_args()
+    results = load(args.results)
+    if not results["results"]:
+        fail(f"{args.results}: holds no exercise runs")
+    directory = Path(args.out) if args.out else Path(args.results).resolve().parent / "report"
+    directory.mkdir(parents=True, exist_ok=True)
+
+    rows = table_rows(results)
+    written = []
+    write_csv(rows, directory / "timings.csv")
+    markdown = markdown_tables(results, rows)
+    (directory / "tables.md").write_text(markdown + "\n")
+    stems = [speedup_chart(entry, directory, written) for entry in results["results"]]
+    overview = overview_chart(results, directory, written)
+    stems += ([overview] if overview else []) + scaling_charts(results, directory, written)
+    (directory / "report.html").write_text(html_page(results, markdown, stems, directory))
+    print(f"report: {directory / 'report.html'} ({len(written)} charts, tables.md, timings.csv)")
+
+
+if __name__ == "__main__":
+    main()

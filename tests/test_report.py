@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""`ladder report` renders a committed results file and a fresh run into
+valid PNG, SVG and HTML, with tables whose numbers equal the JSON's, and
+marks skipped rungs instead of dropping them."""
+import csv
+import json
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+from html.parser import HTMLParser
+from pathlib import Path
+
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("skipped: matplotlib is not installed for " + sys.executable)
+    sys.exit(77)
+
+ladder, fixture = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+        print("FAILED:", what)
+
+
+def report(results_path, out):
+    run = subprocess.run([ladder, "report", str(results_path), "--out", str(out)], capture_output=True, text=True)
+    check(run.returncode == 0, f"ladder report {results_path}: exit {run.returncode}: {run.stderr}")
+
+
+def json_rows(results):
+    for entry in results["results"]:
+        for row in entry["rungs"]:
+            yield entry, row
+
+
+def check_directory(results, out):
+    charts = sorted(out.glob("*.png"))
+    check(len(charts) >= 2, f"{out}: expected a speed-up chart and the overview, found {len(charts)} PNGs")
+    for png in charts:
+        check(png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{png.name} is not a PNG")
+        svg = png.with_suffix(".svg")
+        check(svg.exists(), f"{svg.name} missing")
+        check(ElementTree.parse(svg).getroot().tag.endswith("svg"), f"{svg.name} is not SVG")
+    page = (out / "report.html").read_text()
+    HTMLParser().feed(page)  # raises on markup it cannot read
+    check(page.count("<svg") == len(charts), "report.html should hold every chart inline")
+    check('src="http' not in page and "<link" not in page, "report.html must not need the network")
+
+    # The CSV holds every row, and its numbers are the JSON's exactly.
+    with open(out / "timings.csv") as handle:
+        table = list(csv.DictReader(handle))
+    expected = list(json_rows(results))
+    check(len(table) == len(expected), f"timings.csv has {len(table)} rows, the JSON {len(expected)}")
+    for line, (entry, row) in zip(table, expected):
+        check(line["rung"] == row["rung"] and line["status"] == row["status"], f"row order {line['rung']}")
+        if row["status"] != "ok":
+            check(line["compute_median_s"] == "", f"{row['rung']} is {row['status']}: it has no time")
+            continue
+        t = row["timings"]
+        pairs = [("compute_median_s", t["compute"]["median_s"]), ("transfer_median_s", t["transfer"]["median_s"]),
+                 ("upload_median_s", t["upload"]["median_s"]),
+                 ("speedup_vs_naive_compute", t["speedup"]["vs_naive"]["compute"]),
+                 ("fraction_of_ceiling_compute", t["fraction_of_ceiling"]["compute"])]
+        for column, value in pairs:
+            got = line[column]
+            check((got == "" and value is None) or (value is not None and float(got) == value),
+                  f"{row['rung']} {column}: CSV {got} != JSON {value}")
+    markdown = (out / "tables.md").read_text()
+    for entry, row in expected:
+        check(f"| {row['rung']} |" in markdown, f"tables.md lacks the row of {row['rung']}")
+        if row["status"] != "ok":
+            check(f"**{row['status']}**" in markdown, f"tables.md should mark {row['rung']} as {row['status']}")
+
+
+with tempfile.TemporaryDirectory() as directory:
+    d = Path(directory)
+    # A committed H100 run: every rung ok.
+    report(fixture, d / "h100")
+    check_directory(json.loads(Path(fixture).read_text()), d / "h100")
+
+    # A fresh run here, with a sweep; rungs that cannot run here are skipped and must be marked.
+    fresh = d / "fresh.json"
+    run = subprocess.run([ladder, "run", "vector_add", "--size", "tiny", "--min-time", "0.005", "--repetitions", "3",
+                          "--sweep", "n=1000,100000", "--out", str(fresh)], capture_output=True, text=True)
+    check(run.returncode == 0, f"ladder run: {run.stderr}")
+    report(fresh, d / "fresh")
+    check_directory(json.loads(fresh.read_text()), d / "fresh")
+    check(any((d / "fresh").glob("scaling-vector_add-tiny-n.png")), "the sweep over n should give a scaling chart")
+
+    # Not a results file: one message, exit 2.
+    (d / "other.json").write_text('{"hello": 1}')
+    bad = subprocess.run([ladder, "report", str(d / "other.json")], capture_output=True, text=True)
+    check(bad.returncode == 2 and "not a results file" in bad.stderr, f"bad input: {bad.returncode} {bad.stderr}")
+
+print(f"{1 if not failures else 0} passed, {1 if failures else 0} failed")
+sys.exit(1 if failures else 0)
