@@ -34,6 +34,7 @@ commands:
   solve EXERCISE --variant RUNG --input NAME=FILE.npy ... --output FILE.npy [--param K=V ...]
                                       run one rung on your own data
   report RESULTS.json [--out DIR]     tables (Markdown, CSV), charts (PNG, SVG), one HTML page
+  compare A.json B.json               do two runs agree? (noise-aware: Mann-Whitney on the samples)
 
 run options:
   --variants A,B     rungs to run (default: the whole ladder)
@@ -74,7 +75,7 @@ const std::set<std::string> kValueOptions = {"--variants",  "--variant",        
                                              "--seed",      "--threads",        "--out",            "--input",
                                              "--output",    "--track",          "--min-time",       "--repetitions",
                                              "--cuda-device", "--opencl-device", "--host-bandwidth", "--device-bandwidth",
-                                             "--sweep"};
+                                             "--sweep", "--alpha", "--tolerance"};
 const std::map<std::string, std::set<std::string>> kCommandOptions = {
     {"list", {"--json"}},
     {"devices", {"--json"}},
@@ -83,6 +84,7 @@ const std::map<std::string, std::set<std::string>> kCommandOptions = {
     {"check", {"--variants", "--track", "--threads"}},
     {"solve", {"--variant", "--input", "--output", "--param", "--threads", "--pinned"}},
     {"report", {"--out"}},
+    {"compare", {"--alpha", "--tolerance"}},
 };
 
 Arguments parse(int argc, char** argv) {
@@ -92,7 +94,7 @@ Arguments parse(int argc, char** argv) {
   if (args.command == "--help" || args.command == "-h" || args.command == "help") return args;
   auto allowed = kCommandOptions.find(args.command);
   if (allowed == kCommandOptions.end())
-    throw UsageError("unknown command '" + args.command + "' (accepted: list, devices, run, check, solve, report)");
+    throw UsageError("unknown command '" + args.command + "' (accepted: list, devices, run, check, solve, report, compare)");
   for (int i = 2; i < argc; ++i) {
     std::string word = argv[i];
     if (word.rfind("--", 0) != 0) {
@@ -422,24 +424,39 @@ int command_solve(const Arguments& args) {
   return 0;
 }
 
-// Hands over to reports/ladder_report.py (matplotlib); LADDER_REPORT_SCRIPT
-// and LADDER_PYTHON in the environment override where they are.
-int command_report(const Arguments& args) {
-  if (args.positional.size() != 1) throw UsageError("`ladder report` takes one results file: ladder report RESULTS.json");
-  const char* script = std::getenv("LADDER_REPORT_SCRIPT");
+// `report` and `compare` hand over to the Python scripts in reports/
+// (LADDER_REPORTS_DIR and LADDER_PYTHON in the environment override where
+// they and python3 are).
+int hand_over_to_python(const std::string& script, std::vector<std::string> arguments) {
+  const char* directory = std::getenv("LADDER_REPORTS_DIR");
   const char* python = std::getenv("LADDER_PYTHON");
-  std::string script_path = script ? script : LADDER_REPORT_SCRIPT;
+  std::string script_path = std::string(directory ? directory : LADDER_REPORTS_DIR) + "/" + script;
   std::string python_path = python ? python : LADDER_PYTHON;
-  if (python_path.empty()) throw UsageError("`ladder report` needs python3 with matplotlib (Debian: python3-matplotlib)");
+  if (python_path.empty()) throw UsageError("this command needs python3 (with python3-matplotlib for reports)");
   if (::access(script_path.c_str(), R_OK) != 0)
-    throw UsageError("the report script " + script_path + " is not there (set LADDER_REPORT_SCRIPT)");
-  std::vector<std::string> words = {python_path, script_path, args.positional[0]};
-  if (args.flag("--out")) words.insert(words.end(), {"--out", args.value("--out")});
+    throw UsageError("the script " + script_path + " is not there (set LADDER_REPORTS_DIR to the reports/ folder)");
+  std::vector<std::string> words = {python_path, script_path};
+  words.insert(words.end(), arguments.begin(), arguments.end());
   std::vector<char*> argv;
   for (auto& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
   ::execv(argv[0], argv.data());
   throw UsageError("cannot start " + python_path + " (" + std::strerror(errno) + ")");
+}
+
+int command_report(const Arguments& args) {
+  if (args.positional.size() != 1) throw UsageError("`ladder report` takes one results file: ladder report RESULTS.json");
+  std::vector<std::string> arguments = {args.positional[0]};
+  if (args.flag("--out")) arguments.insert(arguments.end(), {"--out", args.value("--out")});
+  return hand_over_to_python("ladder_report.py", arguments);
+}
+
+int command_compare(const Arguments& args) {
+  if (args.positional.size() != 2) throw UsageError("`ladder compare` takes two results files: ladder compare A.json B.json");
+  std::vector<std::string> arguments = args.positional;
+  for (const char* option : {"--alpha", "--tolerance"})
+    if (args.flag(option)) arguments.insert(arguments.end(), {option, args.value(option)});
+  return hand_over_to_python("ladder_compare.py", arguments);
 }
 
 }  // namespace
@@ -459,6 +476,7 @@ int main(int argc, char** argv) {
     if (args.command == "check") return command_check(args);
     if (args.command == "solve") return command_solve(args);
     if (args.command == "report") return command_report(args);
+    if (args.command == "compare") return command_compare(args);
   } catch (const UsageError& error) {
     std::cerr << "ladder: error: " << error.what() << '\n';
     return 2;
