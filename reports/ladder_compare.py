@@ -16,25 +16,24 @@ Exit status: 0 the runs agree, 1 they differ (a real slowdown or speed-up,
 a changed status or input), 2 bad usage.
 """
 import argparse
-import json
 import math
 import sys
-from pathlib import Path
+
+from ladder_results import fail as fail_with, load_results
+
+PROGRAM = "ladder compare"
 
 
 def fail(message):
-    print(f"ladder compare: error: {message}", file=sys.stderr)
-    sys.exit(2)
+    fail_with(PROGRAM, message)
 
 
 def load(path):
-    try:
-        results = json.loads(Path(path).read_text())
-    except (FileNotFoundError, json.JSONDecodeError) as error:
-        fail(f"{path}: cannot read a results file ({error})")
-    if not isinstance(results, dict) or results.get("schema_version") != 1:
-        fail(f"{path}: not a results file of schema version 1 (written by `ladder run --out`)")
-    return results
+    return load_results(PROGRAM, path)
+
+
+
+
 
 
 def rows(results):

@@ -16,12 +16,21 @@ Writes into DIR (default: report/ beside RESULTS.json):
 import argparse
 import csv
 import html
-import io
-import json
-import math
 import re
 import sys
 from pathlib import Path
+
+from ladder_results import fail as fail_with, load_results
+
+PROGRAM = "ladder report"
+
+
+def fail(message):
+    fail_with(PROGRAM, message)
+
+
+def load(path):
+    return load_results(PROGRAM, path)
 
 try:
     import matplotlib
@@ -37,21 +46,8 @@ STATUS_COLOURS = {"failed": "#c0392b", "skipped": "#7f8c8d", "not_implemented": 
 KIND_COLOURS = {"compute": "#2c7fb8", "transfer": "#f39c12"}
 
 
-def fail(message):
-    print(f"ladder report: error: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
-def load(path):
-    try:
-        results = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        fail(f"{path}: no such file")
-    except json.JSONDecodeError as error:
-        fail(f"{path}: not JSON ({error})")
-    if not isinstance(results, dict) or results.get("schema_version") != 1:
-        fail(f"{path}: not a results file of schema version 1 (written by `ladder run --out`)")
-    return results
 
 
 def run_label(entry):
@@ -134,7 +130,7 @@ def percent(value):
 
 
 def markdown_tables(results, rows):
-    lines = [f"# hpc-ladder results", "",
+    lines = ["# hpc-ladder results", "",
              f"Run {results['context']['time']} on {results['context']['host']['cpu_model']}"
              f" ({results['context']['host_memory']} host memory). Times are medians;"
              " spread is min to max; speed-ups are compute / transfer-inclusive.", ""]

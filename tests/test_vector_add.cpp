@@ -4,45 +4,25 @@
 
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
+#include "rung_test.hpp"
 
 namespace ladder {
 namespace {
 
-struct RungCase {
-  std::string rung;
-  bool pinned;
-};
-
-void PrintTo(const RungCase& c, std::ostream* out) { *out << c.rung << (c.pinned ? " (pinned)" : ""); }
+using testing::RungCase;
 
 class VectorAddRungTest : public ::testing::TestWithParam<RungCase> {};
 
 TEST_P(VectorAddRungTest, MatchesTheReferenceBitForBitOnAwkwardSizes) {
-  auto problem = make_problem("vector_add");
-  const RungEntry* entry = find_rung("vector_add", GetParam().rung);
-  if (entry == nullptr) GTEST_SKIP() << GetParam().rung << " is not built in this build";
-  RunOptions options;
-  options.pinned = GetParam().pinned;
-  Availability availability = backend_availability(entry->backend, options);
-  if (!availability.available) GTEST_SKIP() << availability.reason;
-
-  auto cases = problem->check_cases();
-  cases.push_back(Params(std::map<std::string, std::string>{{"n", "4194307"}}));  // > 2^22, odd
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    Params params = problem->resolve("tiny", cases[i]);
-    SCOPED_TRACE("n = " + params.values().at("n"));
-    Arrays inputs = problem->generate(params, 100 + i);
-    CheckResult result = problem->check(run_once(*entry, inputs, params, options, *problem),
-                                        problem->reference(inputs, params));
-    EXPECT_TRUE(result.ok) << result.detail;
-  }
+  // The check cases, and one above 2^22 that is odd.
+  testing::expect_rung_matches_reference("vector_add", GetParam(),
+                                         {Params(std::map<std::string, std::string>{{"n", "4194307"}})});
 }
 
 INSTANTIATE_TEST_SUITE_P(Rungs, VectorAddRungTest,
-                         ::testing::Values(RungCase{"naive", false}, RungCase{"serial", false},
-                                           RungCase{"openmp", false}, RungCase{"opencl", false},
-                                           RungCase{"cuda", false}, RungCase{"cuda", true}),
-                         [](const auto& info) { return info.param.rung + (info.param.pinned ? "_pinned" : ""); });
+                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
+                                           RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda", true}),
+                         testing::rung_case_name);
 
 TEST(VectorAddTest, ReferenceIsTheFloat32SumOfTheInputs) {
   auto problem = make_problem("vector_add");
