@@ -7,6 +7,7 @@
 #include <iostream>
 #include <set>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 #include <unistd.h>
@@ -33,6 +34,8 @@ commands:
   check EXERCISE [--variants A,B]     correctness only, on several awkward inputs
   solve EXERCISE --variant RUNG --input NAME=FILE.npy ... --output FILE.npy [--param K=V ...]
                                       run one rung on your own data
+  generate EXERCISE --out DIR [--size NAME] [--param K=V] [--seed S]
+                                      write the generated inputs and the reference outputs as .npy
   report RESULTS.json [--out DIR]     tables (Markdown, CSV), charts (PNG, SVG), one HTML page
   compare A.json B.json               do two runs agree? (noise-aware: Mann-Whitney on the samples)
 
@@ -84,6 +87,7 @@ const std::map<std::string, std::set<std::string>> kCommandOptions = {
     {"check", {"--variants", "--track", "--threads"}},
     {"solve", {"--variant", "--input", "--output", "--param", "--threads", "--pinned"}},
     {"report", {"--out"}},
+    {"generate", {"--out", "--size", "--param", "--seed"}},
     {"compare", {"--alpha", "--tolerance"}},
 };
 
@@ -94,7 +98,7 @@ Arguments parse(int argc, char** argv) {
   if (args.command == "--help" || args.command == "-h" || args.command == "help") return args;
   auto allowed = kCommandOptions.find(args.command);
   if (allowed == kCommandOptions.end())
-    throw UsageError("unknown command '" + args.command + "' (accepted: list, devices, run, check, solve, report, compare)");
+    throw UsageError("unknown command '" + args.command + "' (accepted: list, devices, run, check, solve, generate, report, compare)");
   for (int i = 2; i < argc; ++i) {
     std::string word = argv[i];
     if (word.rfind("--", 0) != 0) {
@@ -424,6 +428,30 @@ int command_solve(const Arguments& args) {
   return 0;
 }
 
+// The inputs a run would time, and the reference outputs, as .npy files:
+// for peers (NumPy, CuPy) timed on the same bytes, and for participants.
+int command_generate(const Arguments& args) {
+  if (args.positional.size() != 1) throw UsageError("`ladder generate` takes one exercise, e.g. `ladder generate vector_add`");
+  std::string directory = args.value("--out");
+  if (directory.empty()) throw UsageError("`ladder generate` needs --out DIRECTORY");
+  auto problem = make_problem(args.positional[0]);
+  Params params = problem->resolve(args.value("--size", "workshop"), parameter_overrides(args));
+  std::uint64_t seed = args.flag("--seed") ? parse_integer("--seed", args.value("--seed"), 0, 1L << 62) : 1;
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error) throw UsageError(directory + ": cannot create the directory (" + error.message() + ")");
+  Arrays inputs = problem->generate(params, seed);
+  Arrays expected = problem->reference(inputs, params);
+  for (const auto& [name, array] : inputs) write_npy(directory + "/" + name + ".npy", array);
+  for (const auto& [name, array] : expected) write_npy(directory + "/expected_" + name + ".npy", array);
+  nlohmann::ordered_json about = {{"exercise", problem->name()}, {"size", args.value("--size", "workshop")},
+                                  {"parameters", params.values()}, {"seed", seed}};
+  write_file_atomically(directory + "/inputs.json", about.dump(2) + "\n");
+  std::cout << "wrote " << inputs.size() << " input(s) and " << expected.size() << " expected output(s) to "
+            << directory << '\n';
+  return 0;
+}
+
 // `report` and `compare` hand over to the Python scripts in reports/
 // (LADDER_REPORTS_DIR and LADDER_PYTHON in the environment override where
 // they and python3 are).
@@ -475,6 +503,7 @@ int main(int argc, char** argv) {
     if (args.command == "run") return command_run(args, command_line(argc, argv));
     if (args.command == "check") return command_check(args);
     if (args.command == "solve") return command_solve(args);
+    if (args.command == "generate") return command_generate(args);
     if (args.command == "report") return command_report(args);
     if (args.command == "compare") return command_compare(args);
   } catch (const UsageError& error) {

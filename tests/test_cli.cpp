@@ -64,7 +64,7 @@ class CliTest : public ::testing::Test {
 };
 
 TEST_F(CliTest, UnknownCommandExerciseRungAndOption) {
-  expect_refused("frobnicate", "unknown command 'frobnicate' (accepted: list, devices, run, check, solve, report, compare)");
+  expect_refused("frobnicate", "unknown command 'frobnicate' (accepted: list, devices, run, check, solve, generate, report, compare)");
   expect_refused("run no_such_exercise", "unknown exercise 'no_such_exercise' (accepted: ");
   expect_refused("run vector_add --variants serial,quantum", "unknown rung 'quantum' for vector_add (accepted: naive");
   expect_refused("run vector_add --fast", "unknown option --fast");
@@ -129,6 +129,18 @@ TEST_F(CliTest, SolveWritesTheSum) {
   Array c = read_npy(path("c.npy"));
   ASSERT_EQ(c.describe(), "float32 array of shape (3,)");
   for (int i = 0; i < 3; ++i) EXPECT_EQ(c.view<float>()[i], a.view<float>()[i] + b.view<float>()[i]);
+}
+
+TEST_F(CliTest, GenerateWritesTheInputsAndTheReference) {
+  Outcome outcome = ladder("generate vector_add --size tiny --param n=1001 --seed 3 --out data");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  Array a = read_npy(path("data/a.npy")), b = read_npy(path("data/b.npy")), c = read_npy(path("data/expected_c.npy"));
+  ASSERT_EQ(c.describe(), "float32 array of shape (1001,)");
+  for (std::size_t i = 0; i < 1001; ++i) ASSERT_EQ(c.view<float>()[i], a.view<float>()[i] + b.view<float>()[i]);
+  // The same bytes as solve's own run on them.
+  outcome = ladder("solve vector_add --variant serial --input a=data/a.npy --input b=data/b.npy --output c.npy");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  EXPECT_EQ(checksum(read_npy(path("c.npy"))), checksum(c));
 }
 
 TEST_F(CliTest, ListJsonSaysWhichRungsRunHere) {
