@@ -100,6 +100,15 @@ def table_rows(results):
                 "fraction_of_ceiling_compute": figure(row, "fraction_of_ceiling", "compute"),
                 "fraction_of_ceiling_transfer": figure(row, "fraction_of_ceiling", "transfer"),
             })
+        for peer in entry.get("peers", []):  # other tools on the same inputs (reports/peers.py)
+            rows.append({key: None for key in rows[-1]} | {
+                "exercise": entry["exercise"], "size": entry["size"], "parameters": rows[-1]["parameters"],
+                "threads": entry.get("threads", ""), "rung": f"peer: {peer['name']}", "backend": "peer",
+                "status": peer["status"], "reason": peer.get("reason", ""), "device": peer["device"],
+                "compute_median_s": figure(peer, "compute", "median_s"),
+                "compute_min_s": figure(peer, "compute", "min_s"),
+                "compute_max_s": figure(peer, "compute", "max_s"),
+                "compute_cv": figure(peer, "compute", "cv")})
     return rows
 
 
@@ -144,6 +153,10 @@ def markdown_tables(results, rows):
                     and r["threads"] == entry.get("threads", "")):
             if row["status"] != "ok":
                 lines.append(f"| {row['rung']} | **{row['status']}** | {row['reason']} | | | | | | | |")
+                continue
+            if row["backend"] == "peer":
+                lines.append(f"| {row['rung']} | ok ({row['device']}) | {seconds(row['compute_median_s'])} "
+                             f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | | | | | | |")
                 continue
             lines.append(
                 f"| {row['rung']} | ok | {seconds(row['compute_median_s'])} "

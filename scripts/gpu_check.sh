@@ -34,6 +34,8 @@ for size in workshop large; do
     echo "== ladder run --size $size ${flag[*]}" | tee -a "$out/run.log"
     "$ladder" run "${exercises[@]}" --size "$size" "${flag[@]}" --out "$out/results-$size-$memory.json" \
       >>"$out/run.log" 2>&1 || status=1
+    # What participants would use instead (NumPy, CuPy), on the same inputs, into the same file.
+    python3 reports/peers.py "$out/results-$size-$memory.json" --ladder "$ladder" >>"$out/run.log" 2>&1 || status=1
   done
 done
 cat "$out/run.log"

@@ -36,6 +36,8 @@ def json_rows(results):
     for entry in results["results"]:
         for row in entry["rungs"]:
             yield entry, row
+        for peer in entry.get("peers", []):
+            yield entry, dict(peer, rung=f"peer: {peer['name']}")
 
 
 def check_directory(results, out):
@@ -60,6 +62,9 @@ def check_directory(results, out):
         check(line["rung"] == row["rung"] and line["status"] == row["status"], f"row order {line['rung']}")
         if row["status"] != "ok":
             check(line["compute_median_s"] == "", f"{row['rung']} is {row['status']}: it has no time")
+            continue
+        if row["rung"].startswith("peer: "):
+            check(float(line["compute_median_s"]) == row["timings"]["compute"]["median_s"], f"{row['rung']} median")
             continue
         t = row["timings"]
         pairs = [("compute_median_s", t["compute"]["median_s"]), ("transfer_median_s", t["transfer"]["median_s"]),
@@ -88,8 +93,15 @@ with tempfile.TemporaryDirectory() as directory:
     run = subprocess.run([ladder, "run", "vector_add", "--size", "tiny", "--min-time", "0.005", "--repetitions", "3",
                           "--sweep", "n=1000,100000", "--out", str(fresh)], capture_output=True, text=True)
     check(run.returncode == 0, f"ladder run: {run.stderr}")
+    # Peers timed on the same inputs join the file, and the report shows them.
+    peers = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "reports" / "peers.py"), str(fresh),
+                            "--ladder", ladder, "--min-time", "0.01"], capture_output=True, text=True)
+    check(peers.returncode == 0, f"peers.py: {peers.stderr}")
+    with_peers = json.loads(fresh.read_text())
+    check(all(e["peers"][0]["status"] == "ok" for e in with_peers["results"]), "the NumPy peer should run and match")
     report(fresh, d / "fresh")
-    check_directory(json.loads(fresh.read_text()), d / "fresh")
+    check_directory(with_peers, d / "fresh")
+    check("peer: numpy" in (d / "fresh" / "tables.md").read_text(), "tables.md should show the peers")
     check(any((d / "fresh").glob("scaling-vector_add-tiny-n.png")), "the sweep over n should give a scaling chart")
 
     # Not a results file: one message, exit 2.

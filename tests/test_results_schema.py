@@ -26,6 +26,13 @@ with tempfile.TemporaryDirectory() as directory:
     assert run.returncode == 0, run.stdout + run.stderr
     results = json.loads(out.read_text())
 
+    # With the peers (reports/peers.py) added, it still validates.
+    peers = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "reports" / "peers.py"), str(out),
+                            "--ladder", ladder, "--min-time", "0.01"], capture_output=True, text=True)
+    assert peers.returncode == 0, peers.stderr
+    results = json.loads(out.read_text())
+    assert results["results"][0]["peers"], "peers.py should add peer rows"
+
 errors = sorted(validator.iter_errors(results), key=lambda e: list(e.path))
 for error in errors:
     print(f"{'/'.join(map(str, error.path))}: {error.message}")

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Peers: what a participant would use instead of the suite, timed on the same inputs in the same run.
+
+    python3 reports/peers.py RESULTS.json [--ladder PATH] [--min-time 0.2]
+
+For every exercise run in RESULTS.json that has peers below, the inputs are
+regenerated with `ladder generate` (same size, parameters and seed, so the
+same bytes), each peer is timed and its output checked against the
+reference, and the rows are added to that run as `peers` (the results file
+is rewritten in place). A peer whose library is not installed is recorded
+as skipped, with the reason.
+
+Host peers are timed with a steady clock, GPU peers (CuPy) with CUDA events
+on data already on the device (compute-only), with the L2 cache evicted
+before each repetition as the suite does.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ladder_results import fail, load_results
+
+PROGRAM = "peers"
+
+
+def summarise(samples):
+    mean = statistics.fmean(samples)
+    return {"median_s": statistics.median(samples), "min_s": min(samples), "max_s": max(samples), "mean_s": mean,
+            "cv": statistics.pstdev(samples) / mean if mean > 0 else 0.0, "repetitions": len(samples),
+            "samples_s": samples}
+
+
+def repeat(once, min_time, minimum=10, maximum=1000):
+    """Samples of once() (which returns seconds): enough for min_time, within [minimum, maximum]."""
+    pilot = max(once(), 1e-9)
+    count = int(min(max(min_time / pilot, minimum), maximum))
+    return [once() for _ in range(count)]
+
+
+def host_timer(function):
+    def once():
+        start = time.perf_counter()
+        function()
+        return time.perf_counter() - start
+    return once
+
+
+def cupy_timer(cupy, function):
+    """CUDA events around function(), after writing a buffer twice the L2 size (evicts the cache)."""
+    device = cupy.cuda.Device()
+    l2 = device.attributes.get("L2CacheSize", 50 << 20)
+    scrub = cupy.empty(2 * l2, dtype=cupy.uint8)
+    start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+
+    def once():
+        scrub.fill(0)
+        start.record()
+        function()
+        stop.record()
+        stop.synchronize()
+        return cupy.cuda.get_elapsed_time(start, stop) * 1e-3
+    return once
+
+
+def import_cupy():
+    try:
+        import cupy
+        cupy.cuda.runtime.getDeviceCount()
+        return cupy, None
+    except Exception as error:  # not installed, or no GPU / driver
+        return None, f"CuPy unavailable: {type(error).__name__}: {error}".splitlines()[0]
+
+
+# Each peer: (name, device, function(inputs, parameters) -> (timer, output)) where output() gives the
+# result as a NumPy array after one call. Inputs are NumPy arrays named as `ladder generate` writes them.
+def vector_add_peers(inputs, parameters):
+    a, b = inputs["a"], inputs["b"]
+    c = np.empty_like(a)
+    yield "numpy np.add(a, b, out=c)", "cpu", lambda: (host_timer(lambda: np.add(a, b, out=c)), lambda: c)
+    cupy, why = import_cupy()
+    if cupy is None:
+        yield "cupy a + b", "gpu", why
+        return
+    da, db = cupy.asarray(a), cupy.asarray(b)
+    dc = cupy.empty_like(da)
+    yield "cupy a + b", "gpu", lambda: (cupy_timer(cupy, lambda: cupy.add(da, db, out=dc)), lambda: cupy.asnumpy(dc))
+
+
+def histogram_peers(inputs, parameters):
+    values = inputs["values"].ravel()
+    yield ("numpy np.bincount(values, minlength=256)", "cpu",
+           lambda: (host_timer(lambda: np.bincount(values, minlength=256)),
+                    lambda: np.bincount(values, minlength=256).astype(np.uint32)))
+    cupy, why = import_cupy()
+    if cupy is None:
+        yield "cupy.bincount", "gpu", why
+        return
+    dv = cupy.asarray(values)
+    yield ("cupy.bincount(values, minlength=256)", "gpu",
+           lambda: (cupy_timer(cupy, lambda: cupy.bincount(dv, minlength=256)),
+                    lambda: cupy.asnumpy(cupy.bincount(dv, minlength=256)).astype(np.uint32)))
+
+
+def polygon_mask_peers(inputs, parameters):
+    try:
+        from matplotlib.path import Path as PolygonPath
+    except ImportError:
+        yield "matplotlib Path.contains_points", "cpu", "matplotlib is not installed"
+        return
+    width, height = int(parameters["width"]), int(parameters["height"])
+    path = PolygonPath(inputs["vertices"])
+    ys, xs = np.mgrid[0:height, 0:width]
+    points = np.column_stack([xs.ravel(), ys.ravel()]).astype(np.float64)
+    yield ("matplotlib Path.contains_points", "cpu",
+           lambda: (host_timer(lambda: path.contains_points(points)),
+                    lambda: path.contains_points(points).reshape(height, width).astype(np.uint8)))
+
+
+PEERS = {"vector_add": vector_add_peers, "histogram": histogram_peers, "polygon_mask": polygon_mask_peers}
+
+
+def run_peers(ladder, entry, min_time):
+    rows = []
+    with tempfile.TemporaryDirectory() as directory:
+        command = [ladder, "generate", entry["exercise"], "--size", entry["size"], "--seed", str(entry["seed"]),
+                   "--out", directory]
+        for key, value in entry["parameters"].items():
+            command += ["--param", f"{key}={value}"]
+        generated = subprocess.run(command, capture_output=True, text=True)
+        if generated.returncode != 0:
+            fail(PROGRAM, f"`{' '.join(command)}` failed: {generated.stderr.strip()}")
+        files = {p.stem: np.load(p) for p in Path(directory).glob("*.npy")}
+        inputs = {k: v for k, v in files.items() if not k.startswith("expected_")}
+        expected = {k[len("expected_"):]: v for k, v in files.items() if k.startswith("expected_")}
+        for name, device, make in PEERS[entry["exercise"]](inputs, entry["parameters"]):
+            row = {"name": name, "device": device}
+            if isinstance(make, str):
+                row.update(status="skipped", reason=make)
+                rows.append(row)
+                continue
+            timer, output = make()
+            samples = repeat(timer, min_time)
+            got = output()
+            want = next(iter(expected.values()))
+            identical = got.shape == want.shape and got.dtype == want.dtype and np.array_equal(got, want)
+            row.update(status="ok" if identical else "failed",
+                       check={"ok": bool(identical), "detail": "identical" if identical else
+                              f"differs from the reference in {int(np.count_nonzero(got != want))} elements"
+                              if got.shape == want.shape else f"shape {got.shape}, expected {want.shape}"},
+                       timings={"compute": summarise(samples)})
+            rows.append(row)
+            print(f"  peer {entry['exercise']}: {name:45} {row['status']:7} {statistics.median(samples) * 1e3:9.3f} ms")
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="peers", description=__doc__.split("\n")[0])
+    parser.add_argument("results")
+    parser.add_argument("--ladder", default=os.environ.get("LADDER", "ladder"), help="the ladder program")
+    parser.add_argument("--min-time", type=float, default=0.2)
+    args = parser.parse_args()
+    results = load_results(PROGRAM, args.results)
+    for entry in results["results"]:
+        if entry["exercise"] in PEERS:
+            entry["peers"] = run_peers(args.ladder, entry, args.min_time)
+    temporary = Path(args.results).with_suffix(".peers.tmp")
+    temporary.write_text(json.dumps(results, indent=1) + "\n")
+    temporary.replace(args.results)
+
+
+if __name__ == "__main__":
+    main()
