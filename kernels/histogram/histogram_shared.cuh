@@ -1,0 +1,66 @@
+#pragma once
+// counts[v] += how many of the n values equal v, one block's share at a
+// time. Each block counts into sub-histograms in shared memory, then adds
+// them to the global counts with one atomicAdd per bin.
+//
+// One sub-histogram per lane, bin-major: lane l's counter for bin b is
+// lane_counts[b][l], which lies in shared-memory bank l. The 32 lanes of a
+// warp therefore always hit 32 different banks and 32 different counters,
+// whatever their values: no bank conflicts on `uniform` data, no two lanes
+// on one counter on `skewed` data. Warps of a block share the table (the
+// atomics serialise only same-lane, same-bin updates of different warps).
+// Measured on the H100 at 2^28 values: one 256-bin table per warp instead
+// took 120 us on `uniform` (random bins share banks), per-lane columns 104.
+//
+// Each thread reads 16 values per 16-byte load (uint4); a grid-stride loop
+// over the resident grid covers any n, and the last n % 16 values are
+// counted one by one. Needs 16-byte-aligned values (cudaMalloc gives 256).
+// One load per thread per iteration is enough: with 2048 threads per SM,
+// 32 KiB are in flight per SM. Measured on the H100 at 2^28 values, issuing
+// 2 or 4 loads before counting changed nothing (103-104 us either way).
+#include <cstddef>
+
+constexpr int kHistogramBins = 256;
+constexpr int kHistogramLanes = 32;
+constexpr int kHistogramThreads = 512;
+constexpr int kHistogramBlocksPerSm = 4;  // 4 x 32 KiB of table fits an H100 SM's shared memory
+
+// The four values packed in `word`, each counted in this lane's column.
+__device__ __forceinline__ void count_bytes(unsigned word, unsigned* column) {
+  atomicAdd(column + kHistogramLanes * (word & 0xFFu), 1u);
+  atomicAdd(column + kHistogramLanes * ((word >> 8) & 0xFFu), 1u);
+  atomicAdd(column + kHistogramLanes * ((word >> 16) & 0xFFu), 1u);
+  atomicAdd(column + kHistogramLanes * (word >> 24), 1u);
+}
+
+__device__ __forceinline__ void count_vector(uint4 vector, unsigned* column) {
+  count_bytes(vector.x, column);
+  count_bytes(vector.y, column);
+  count_bytes(vector.z, column);
+  count_bytes(vector.w, column);
+}
+
+__global__ void __launch_bounds__(kHistogramThreads, kHistogramBlocksPerSm)
+    histogram_shared(const unsigned char* __restrict__ values, std::size_t n, unsigned* __restrict__ counts) {
+  __shared__ unsigned lane_counts[kHistogramBins][kHistogramLanes];  // 32 KiB
+  for (int i = threadIdx.x; i < kHistogramBins * kHistogramLanes; i += blockDim.x)
+    lane_counts[i / kHistogramLanes][i % kHistogramLanes] = 0;
+  __syncthreads();  // the table is zero before anyone counts
+
+  unsigned* column = &lane_counts[0][threadIdx.x % kHistogramLanes];
+  const uint4* vectors = reinterpret_cast<const uint4*>(values);
+  const std::size_t whole = n / 16;  // whole uint4s
+  const std::size_t first = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  for (std::size_t g = first; g < whole; g += stride) count_vector(vectors[g], column);
+  for (std::size_t i = 16 * whole + first; i < n; i += stride) atomicAdd(column + kHistogramLanes * values[i], 1u);
+  __syncthreads();  // every value counted before the merge reads the table
+
+  // Thread b adds up bin b's 32 lane counters, starting at lane b % 32, so
+  // the threads of a warp read 32 different banks at each step.
+  for (int bin = threadIdx.x; bin < kHistogramBins; bin += blockDim.x) {
+    unsigned sum = 0;
+    for (int k = 0; k < kHistogramLanes; ++k) sum += lane_counts[bin][(bin + k) % kHistogramLanes];
+    if (sum != 0) atomicAdd(&counts[bin], sum);
+  }
+}
