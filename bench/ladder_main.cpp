@@ -50,6 +50,8 @@ run options:
   --pinned           page-locked host buffers for the CUDA rungs' copies
   --warm             do not evict the GPU's L2 cache before each repetition
   --min-time S       seconds of timed work per figure, at least (default 0.2)
+  --time-budget S    seconds one rung may take (default 60): a rung predicted to take
+                     longer for one run is skipped, a slow one gets fewer repetitions
   --repetitions N    at least N repetitions per figure (default 10)
   --out FILE         results JSON (default ladder-results.json)
   --host-bandwidth GB/s, --device-bandwidth GB/s
@@ -78,11 +80,11 @@ const std::set<std::string> kValueOptions = {"--variants",  "--variant",        
                                              "--seed",      "--threads",        "--out",            "--input",
                                              "--output",    "--track",          "--min-time",       "--repetitions",
                                              "--cuda-device", "--opencl-device", "--host-bandwidth", "--device-bandwidth",
-                                             "--sweep", "--alpha", "--tolerance"};
+                                             "--sweep", "--alpha", "--tolerance", "--time-budget"};
 const std::map<std::string, std::set<std::string>> kCommandOptions = {
     {"list", {"--json"}},
     {"devices", {"--json"}},
-    {"run", {"--variants", "--size", "--param", "--sweep", "--seed", "--threads", "--pinned", "--warm", "--out", "--min-time",
+    {"run", {"--variants", "--size", "--param", "--sweep", "--time-budget", "--seed", "--threads", "--pinned", "--warm", "--out", "--min-time",
              "--repetitions", "--host-bandwidth", "--device-bandwidth"}},
     {"check", {"--variants", "--track", "--threads"}},
     {"solve", {"--variant", "--input", "--output", "--param", "--threads", "--pinned"}},
@@ -270,6 +272,7 @@ int command_run(const Arguments& args, const std::string& line) {
   if (args.flag("--repetitions"))
     policy.min_repetitions = static_cast<int>(parse_integer("--repetitions", args.value("--repetitions"), 1, 100000));
   policy.max_repetitions = std::max(policy.max_repetitions, policy.min_repetitions);
+  if (args.flag("--time-budget")) policy.time_budget = parse_positive("--time-budget", args.value("--time-budget"));
   std::uint64_t seed = args.flag("--seed") ? parse_integer("--seed", args.value("--seed"), 0, 1L << 62) : 1;
   std::string out = args.value("--out", "ladder-results.json");
   Params overrides = parameter_overrides(args);

@@ -34,6 +34,12 @@ class TestCopy final : public Problem {
   Arrays reference(const Arrays& inputs, const Params&) const override { return {{"y", inputs.at("x")}}; }
   CheckResult check(const Arrays& got, const Arrays& expected) const override { return check_identical(got, expected); }
   Work work(const Arrays& inputs, const Params&) const override { return {8.0 * inputs.at("x").size(), 0, 0, 0}; }
+  // The naive rung pretends to be quadratic: one hour at n = 1000.
+  std::optional<Prediction> predict(const std::string& rung, const Params& params) const override {
+    if (rung != "naive") return std::nullopt;
+    double n = params.number("n");
+    return Prediction{3600.0 * n * n / 1e6, "test: quadratic"};
+  }
 };
 LADDER_REGISTER_PROBLEM(TestCopy);
 
@@ -107,13 +113,13 @@ TEST(CheckTest, NamesTheFirstMismatchAndCountsThemAll) {
 
 class HarnessTest : public ::testing::Test {
  protected:
-  nlohmann::json run(const std::string& exercise, bool& any_failed) {
-    TimingPolicy policy{0.001, 3, 20};
+  nlohmann::json run(const std::string& exercise, bool& any_failed, Params overrides = {}) {
+    TimingPolicy policy{0.001, 3, 20, 60};
     Ceilings ceilings;
     ceilings.host_bytes_per_s = 10e9;
     std::ostringstream progress;
     Harness harness(RunOptions{}, policy, ceilings, progress);
-    RunRequest request{exercise, "tiny", Params(), {}, 1};
+    RunRequest request{exercise, "tiny", overrides, {}, 1};
     return harness.run(request, any_failed);
   }
   static const nlohmann::json& row(const nlohmann::json& result, const std::string& rung) {
@@ -133,6 +139,19 @@ TEST_F(HarnessTest, AWrongRungIsFailedWithTheMismatchAndLeftOutOfSpeedups) {
   EXPECT_NE(serial["reason"].get<std::string>().find("index 3: expected 9, got 10"), std::string::npos);
   EXPECT_FALSE(serial.contains("timings"));
   EXPECT_TRUE(row(result, "naive")["timings"]["speedup"]["vs_serial"]["compute"].is_null());
+}
+
+TEST_F(HarnessTest, ARungPredictedToRunPastTheBudgetIsSkippedWithTheReason) {
+  bool any_failed = false;
+  nlohmann::json result = run("test_copy", any_failed, Params(std::map<std::string, std::string>{{"n", "1000"}}));
+  const auto& naive = row(result, "naive");
+  EXPECT_EQ(naive["status"], "skipped");
+  EXPECT_NE(naive["reason"].get<std::string>().find("predicted 3.6e+03 s per run (test: quadratic), over the run's "
+                                                    "time budget of 60 s"),
+            std::string::npos)
+      << naive["reason"];
+  // At n = 10 the prediction (0.36 s) is inside the budget: it runs.
+  EXPECT_EQ(row(run("test_copy", any_failed), "naive")["status"], "ok");
 }
 
 TEST_F(HarnessTest, EveryRungOfVectorAddIsCheckedTimedOrSkippedWithAReason) {

@@ -68,6 +68,9 @@ Statistics repeat(const std::string& name, const TimingPolicy& policy, Sample sa
   double pilot = std::max(sample(), 1e-9);
   long repetitions = static_cast<long>(std::ceil(policy.min_time / pilot));
   repetitions = std::clamp<long>(repetitions, policy.min_repetitions, policy.max_repetitions);
+  // Two figures (compute, transfer) share the budget; never fewer than 3 samples.
+  long affordable = static_cast<long>(policy.time_budget / 2 / pilot);
+  repetitions = std::max<long>(std::min(repetitions, affordable), std::min(3, policy.min_repetitions));
 
   std::vector<double> samples;
   samples.reserve(repetitions);
@@ -181,6 +184,14 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
   if (!availability.available) {
     row["status"] = "skipped";
     row["reason"] = availability.reason;
+    return row;
+  }
+  if (auto prediction = problem.predict(rung_name, params); prediction && prediction->seconds > policy_.time_budget) {
+    std::ostringstream reason;
+    reason << "predicted " << std::setprecision(3) << prediction->seconds << " s per run (" << prediction->why
+           << "), over the run's time budget of " << policy_.time_budget << " s per rung (--time-budget)";
+    row["status"] = "skipped";
+    row["reason"] = reason.str();
     return row;
   }
 

@@ -27,6 +27,9 @@ struct TimingPolicy {
   double min_time = 0.2;      // seconds of timed work per figure, at least
   int min_repetitions = 10;
   int max_repetitions = 1000;
+  // Seconds one rung may take in all: a rung predicted to need more for one
+  // compute is skipped; a slow one gets fewer repetitions (at least 3).
+  double time_budget = 60;
 };
 
 // Measured (or given) ceilings of this run's devices, bytes per second.

@@ -5,6 +5,7 @@
 // from which throughput and the fraction of the ceiling follow.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,13 @@ struct Work {
   double operations = 0; // minimum arithmetic operations
   double bytes_in = 0;   // host -> device for a device rung
   double bytes_out = 0;  // device -> host
+};
+
+// A rung's predicted compute time, for rungs that would run past the run's
+// time budget (e.g. a quadratic naive rung at a large size), and why.
+struct Prediction {
+  double seconds = 0;
+  std::string why;  // e.g. "trial division to k/2 is quadratic in n"
 };
 
 struct CheckResult {
@@ -57,6 +65,11 @@ class Problem {
   virtual Arrays reference(const Arrays& inputs, const Params& params) const = 0;
   virtual CheckResult check(const Arrays& got, const Arrays& expected) const = 0;
   virtual Work work(const Arrays& inputs, const Params& params) const = 0;
+  // The predicted time of one compute of `rung`, where the problem can say
+  // (the harness skips a rung predicted to run past --time-budget).
+  virtual std::optional<Prediction> predict(const std::string& /*rung*/, const Params& /*params*/) const {
+    return std::nullopt;
+  }
   // For `solve`: writes the outputs (default: the one output array as .npy).
   virtual void save(const std::string& path, const Arrays& outputs, const Arrays& inputs, const Params& params) const;
 
