@@ -237,7 +237,7 @@ int command_list(const Arguments& args) {
     }
     std::cout << '\n';
     for (const auto& rung : exercise["rungs"]) {
-      std::cout << "  " << std::left << std::setw(14) << rung["name"].get<std::string>() << std::setw(8)
+      std::cout << "  " << std::left << std::setw(16) << rung["name"].get<std::string>() << std::setw(8)
                 << rung["backend"].get<std::string>()
                 << (rung["runs_here"].get<bool>() ? "runs here" : "cannot run here: " + rung["reason"].get<std::string>())
                 << '\n';
@@ -361,7 +361,7 @@ int command_check(const Arguments& args) {
     const RungEntry* entry = find_rung(problem->name(), rung);
     Availability availability = entry ? backend_availability(entry->backend, options)
                                        : Availability{false, "not built in this build"};
-    std::cout << "  " << std::left << std::setw(14) << rung;
+    std::cout << "  " << std::left << std::setw(16) << rung;
     if (!availability.available) {
       std::cout << "skipped (" << availability.reason << ")\n";
       ++skipped;

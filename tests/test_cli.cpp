@@ -164,7 +164,7 @@ TEST_F(CliTest, ListJsonSaysWhichRungsRunHere) {
 TEST_F(CliTest, CheckPassesEveryRungThatRunsHere) {
   Outcome outcome = ladder("check vector_add");
   EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
-  EXPECT_NE(outcome.output.find("naive         pass"), std::string::npos) << outcome.output;
+  EXPECT_NE(outcome.output.find("naive           pass"), std::string::npos) << outcome.output;
   EXPECT_NE(outcome.output.find(" 0 failed"), std::string::npos) << outcome.output;
 }
 

@@ -102,7 +102,7 @@ Statistics repeat(const std::string& name, const TimingPolicy& policy, Sample sa
 
 // One row of the table printed as the run goes.
 void print_row(std::ostream& out, const nlohmann::json& row) {
-  out << "  " << std::left << std::setw(14) << row["rung"].get<std::string>() << std::setw(9)
+  out << "  " << std::left << std::setw(16) << row["rung"].get<std::string>() << std::setw(9)
       << row["status"].get<std::string>();
   if (row["status"] != "ok") {
     out << row.value("reason", std::string()) << '\n' << std::flush;
@@ -229,7 +229,7 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
   try {
     // A transient "timing..." on a terminal; the finished row overwrites it.
     if (&progress_ == &std::cout && ::isatty(STDOUT_FILENO))
-      progress_ << "  " << std::left << std::setw(14) << rung_name << "timing...\r" << std::flush;
+      progress_ << "  " << std::left << std::setw(16) << rung_name << "timing...\r" << std::flush;
     const std::string label = problem.name() + "/" + rung_name;
     compute = repeat(label + "/compute", policy_, [&] {
       if (!options_.warm) rung->evict_caches();
@@ -329,7 +329,7 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
     checksums[name] = hex.str();
   }
 
-  progress_ << "  " << std::left << std::setw(14) << "rung" << std::setw(9) << "status" << std::right << std::setw(11)
+  progress_ << "  " << std::left << std::setw(16) << "rung" << std::setw(9) << "status" << std::right << std::setw(11)
             << "compute" << std::setw(11) << "transfer" << std::setw(17) << "vs naive c/t" << std::setw(17)
             << "vs serial c/t" << std::setw(9) << "ceiling" << '\n';
   // Speed-ups against naive and serial, from their median times; the row is
