@@ -7,7 +7,9 @@
 #   scripts/gpu_check.sh OUTDIR [EXERCISE...]
 #
 # CUDA_ARCHITECTURES (default: native) and LADDER_GPU_BUILD (default:
-# build-gpu) override the build.
+# build-gpu) override the build; SIZES (default "workshop large") and
+# THREADS (default "1,2,4,8,16"; empty: no sweep) the runs; TESTS=0 skips
+# the tests (for a second call that only runs the other sizes).
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [EXERCISE...]}
 shift
@@ -23,12 +25,14 @@ status=0
     cmake --build "$build" -j "$(nproc)"
 } >"$out/build.log" 2>&1 || { echo "build failed: see $out/build.log"; tail -30 "$out/build.log"; exit 1; }
 
-ctest --test-dir "$build" --output-on-failure -j 4 >"$out/tests.log" 2>&1 || status=1
-tail -5 "$out/tests.log"
+if [ "${TESTS:-1}" != 0 ]; then
+  ctest --test-dir "$build" --output-on-failure -j 4 >"$out/tests.log" 2>&1 || status=1
+  tail -5 "$out/tests.log"
+fi
 
 ladder="$build/bench/ladder"
 "$ladder" devices >"$out/run.log" 2>&1
-for size in workshop large; do
+for size in ${SIZES:-workshop large}; do
   for memory in pageable pinned; do
     flag=(); [ "$memory" = pinned ] && flag=(--pinned)
     echo "== ladder run --size $size ${flag[*]}" | tee -a "$out/run.log"
@@ -38,5 +42,12 @@ for size in workshop large; do
     python3 reports/peers.py "$out/results-$size-$memory.json" --ladder "$ladder" >>"$out/run.log" 2>&1 || status=1
   done
 done
+# How the OpenMP rungs scale with threads (serial as the baseline).
+threads=${THREADS-1,2,4,8,16}
+if [ -n "$threads" ]; then
+  echo "== ladder run --variants serial,openmp --sweep threads=$threads" | tee -a "$out/run.log"
+  "$ladder" run "${exercises[@]}" --variants serial,openmp --sweep "threads=$threads" \
+    --out "$out/results-threads.json" >>"$out/run.log" 2>&1 || status=1
+fi
 cat "$out/run.log"
 exit $status
