@@ -14,25 +14,34 @@ bool ray_crosses_edge(double2 v0, double2 v1, double tx, double ty) {
   return (v0.y >= ty) != above1 && (((v1.y - ty) * (v0.x - v1.x) >= (v1.x - tx) * (v0.y - v1.y)) == above1);
 }
 
-// One work-item per pixel; each work-group lies inside one row, so all its
-// work-items agree on which edges straddle the row (no divergence). The
-// vertices are in constant memory: every work-item reads the same vertex at
-// the same time, which the constant cache serves as one broadcast.
+// Each work-item tests PIXELS_PER_ITEM neighbouring pixels of one row, so
+// the vertex loads and the "does this edge straddle the row" test are
+// shared by them; each work-group lies inside one row, so all its
+// work-items agree on which edges straddle it (no divergence). The vertices
+// are in constant memory: every work-item reads the same vertex at the
+// same time, which the constant cache serves as one broadcast.
+#ifndef PIXELS_PER_ITEM
+#define PIXELS_PER_ITEM 4  // the host passes its own with -D
+#endif
+
 __kernel void polygon_mask_per_pixel(__constant double2* vertices, const uint n, const uint width,
                                      const uint groups_per_row, __global uchar* mask) {
   const uint group = get_group_id(0);
   const uint y = group / groups_per_row;
-  const uint x = (group % groups_per_row) * get_local_size(0) + get_local_id(0);
-  if (x >= width) return;  // the row's last group overhangs it
-  const double tx = x, ty = y;
-  bool inside = false;
+  const uint x0 = ((group % groups_per_row) * get_local_size(0) + get_local_id(0)) * PIXELS_PER_ITEM;
+  if (x0 >= width) return;  // the row's last group overhangs it
+  const double ty = y;
+  bool inside[PIXELS_PER_ITEM] = {false};
   double2 v0 = vertices[n - 1];  // edge i runs from vertex i - 1 to vertex i
   for (uint i = 0; i < n; ++i) {
     const double2 v1 = vertices[i];
-    if (ray_crosses_edge(v0, v1, tx, ty)) inside = !inside;
+    if ((v0.y >= ty) != (v1.y >= ty)) {  // only an edge that straddles the row can be crossed
+      for (uint p = 0; p < PIXELS_PER_ITEM; ++p)
+        if (ray_crosses_edge(v0, v1, x0 + p, ty)) inside[p] = !inside[p];
+    }
     v0 = v1;
   }
-  mask[(size_t)y * width + x] = inside;
+  for (uint p = 0; p < PIXELS_PER_ITEM && x0 + p < width; ++p) mask[(size_t)y * width + x0 + p] = inside[p];
 }
 
 // The first column k in [0, width] whose ray misses the edge: columns left

@@ -19,22 +19,30 @@ __device__ inline bool ray_crosses_edge(double2 v0, double2 v1, double tx, doubl
   return (v0.y >= ty) != above1 && ((__dmul_rn(v1.y - ty, v0.x - v1.x) >= __dmul_rn(v1.x - tx, v0.y - v1.y)) == above1);
 }
 
-// One thread per pixel; each block lies inside one row, so all its threads
-// agree on which edges straddle the row (no divergence).
+// Each thread tests kPixelsPerThread neighbouring pixels of one row, so the
+// vertex loads and the "does this edge straddle the row" test are shared by
+// them; each block lies inside one row, so all its threads agree on which
+// edges straddle it (no divergence). Every pixel still goes through
+// ray_crosses_edge, the reference's expression.
+constexpr unsigned kPixelsPerThread = 4;
+
 __global__ void polygon_mask_per_pixel(unsigned n, unsigned width, unsigned blocks_per_row,
                                        std::uint8_t* __restrict__ mask) {
   const unsigned y = blockIdx.x / blocks_per_row;
-  const unsigned x = (blockIdx.x % blocks_per_row) * blockDim.x + threadIdx.x;
-  if (x >= width) return;  // the row's last block overhangs it
-  const double tx = x, ty = y;
-  bool inside = false;
+  const unsigned x0 = ((blockIdx.x % blocks_per_row) * blockDim.x + threadIdx.x) * kPixelsPerThread;
+  if (x0 >= width) return;  // the row's last block overhangs it
+  const double ty = y;
+  bool inside[kPixelsPerThread] = {};
   double2 v0 = c_polygon_vertices[n - 1];  // edge i runs from vertex i - 1 to vertex i
   for (unsigned i = 0; i < n; ++i) {
     const double2 v1 = c_polygon_vertices[i];
-    if (ray_crosses_edge(v0, v1, tx, ty)) inside = !inside;
+    if ((v0.y >= ty) != (v1.y >= ty)) {  // only an edge that straddles the row can be crossed
+      for (unsigned p = 0; p < kPixelsPerThread; ++p)
+        if (ray_crosses_edge(v0, v1, x0 + p, ty)) inside[p] = !inside[p];
+    }
     v0 = v1;
   }
-  mask[std::size_t{y} * width + x] = inside;
+  for (unsigned p = 0; p < kPixelsPerThread && x0 + p < width; ++p) mask[std::size_t{y} * width + x0 + p] = inside[p];
 }
 
 // The first column k in [0, width] whose ray misses the edge: columns left

@@ -27,11 +27,13 @@ class CudaPolygonMask final : public CudaRung {
         static_cast<unsigned>(kMaxPolygonVertices))  // validate() refuses these; the constant array cannot hold them
       throw UsageError("polygon_mask on CUDA takes at most " + std::to_string(kMaxPolygonVertices) + " vertices");
     d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
-    // The launch: per pixel, blocks of up to 256 threads tile each row
-    // (narrow rows get narrower blocks); per row, one thread per row.
+    // The launch: per pixel, blocks of up to 256 threads, each thread
+    // kPixelsPerThread pixels, tile each row (narrow rows get narrower
+    // blocks); per row, one thread per row.
     if constexpr (layout == Layout::per_pixel) {
-      threads_ = std::min(256u, (width_ + 31) / 32 * 32);
-      blocks_per_row_ = (width_ + threads_ - 1) / threads_;
+      const unsigned threads_per_row = (width_ + kPixelsPerThread - 1) / kPixelsPerThread;
+      threads_ = std::min(256u, (threads_per_row + 31) / 32 * 32);
+      blocks_per_row_ = (threads_per_row + threads_ - 1) / threads_;
       blocks_ = height_ * blocks_per_row_;  // at most 2^26 + 2^20 for the canvases validate() accepts
     } else {
       d_vertices_ = DeviceBuffer<double>(vertices_.size());

@@ -9,6 +9,7 @@ namespace ladder {
 namespace {
 
 enum class Layout { per_pixel, per_row };
+constexpr unsigned kPixelsPerItem = 4;  // neighbouring pixels per work-item of the per-pixel kernel
 
 template <Layout layout>
 class OpenClPolygonMask final : public OpenClRung {
@@ -23,13 +24,16 @@ class OpenClPolygonMask final : public OpenClRung {
     const auto n = static_cast<cl_uint>(vertices_.size() / 2);
     d_vertices_ = ClBuffer<double>(context(), CL_MEM_READ_ONLY, vertices_.size());
     d_mask_ = ClBuffer<std::uint8_t>(context(), CL_MEM_WRITE_ONLY, mask_.size());
-    // The launch: per pixel, groups of up to 256 work-items tile each row
+    // The launch: per pixel, groups of up to 256 work-items, each
+    // kPixelsPerItem pixels (PIXELS_PER_ITEM in the kernel), tile each row
     // (narrow rows get narrower groups); per row, one work-item per row.
     if constexpr (layout == Layout::per_pixel) {
-      local_ = std::min<std::size_t>(256, (width + 31) / 32 * 32);
-      const auto groups_per_row = static_cast<cl_uint>((width + local_ - 1) / local_);
+      const std::size_t items_per_row = (width + kPixelsPerItem - 1) / kPixelsPerItem;
+      local_ = std::min<std::size_t>(256, (items_per_row + 31) / 32 * 32);
+      const auto groups_per_row = static_cast<cl_uint>((items_per_row + local_ - 1) / local_);
       global_ = std::size_t{height} * groups_per_row * local_;
-      kernel_ = build_kernel("polygon_mask/polygon_mask.cl", "polygon_mask_per_pixel");
+      kernel_ = build_kernel("polygon_mask/polygon_mask.cl", "polygon_mask_per_pixel",
+                             "-DPIXELS_PER_ITEM=" + std::to_string(kPixelsPerItem));
       set_arguments(kernel_, d_vertices_.get(), n, width, groups_per_row, d_mask_.get());
     } else {
       local_ = 64;
