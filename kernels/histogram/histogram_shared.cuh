@@ -23,7 +23,17 @@
 constexpr int kHistogramBins = 256;
 constexpr int kHistogramLanes = 32;
 constexpr int kHistogramThreads = 512;
-constexpr int kHistogramBlocksPerSm = 4;  // 4 x 32 KiB of table fits an H100 SM's shared memory
+// Blocks of 512 threads that fit on one SM at once, by its thread limit:
+// 2048 on A100 and H100 (4 x 32 KiB of table fits their shared memory),
+// 1536 on consumer Ampere and Ada, 1024 on Turing (T4). __launch_bounds__
+// then caps the registers so that many blocks really fit.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+constexpr int kHistogramBlocksPerSm = 2;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+constexpr int kHistogramBlocksPerSm = 3;
+#else
+constexpr int kHistogramBlocksPerSm = 4;
+#endif
 
 // The four values packed in `word`, each counted in this lane's column.
 __device__ __forceinline__ void count_bytes(unsigned word, unsigned* column) {
