@@ -17,6 +17,7 @@ before each repetition as the suite does.
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -81,6 +82,8 @@ def import_cupy():
 
 # Each peer: (name, device, function(inputs, parameters) -> (timer, output)) where output() gives the
 # result as a NumPy array after one call. Inputs are NumPy arrays named as `ladder generate` writes them.
+# A peer whose result is not the reference array itself (primesieve's count) returns
+# (timer, output, compare) instead, compare(got, expected array) -> (ok, detail).
 def vector_add_peers(inputs, parameters):
     a, b = inputs["a"], inputs["b"]
     c = np.empty_like(a)
@@ -124,7 +127,39 @@ def polygon_mask_peers(inputs, parameters):
                     lambda: path.contains_points(points).reshape(height, width).astype(np.uint8)))
 
 
-PEERS = {"vector_add": vector_add_peers, "histogram": histogram_peers, "polygon_mask": polygon_mask_peers}
+def primes_peers(inputs, parameters):
+    """primesieve's command-line tool counting the primes below n on one thread, timed by its own --time
+    (the sieve alone, without starting the process; 1 ms resolution), checked against the count of flags."""
+    name = "primesieve --count --threads=1 (its own --time)"
+    program = shutil.which("primesieve")
+    if program is None:
+        yield name, "cpu", "primesieve is not installed (Debian package primesieve)"
+        return
+    stop = max(int(parameters["n"]) - 1, 0)  # primesieve counts the primes in [0, STOP]
+    command = [program, str(stop), "--count", "--threads=1", "--time", "--quiet"]
+    last = {}
+
+    def once():
+        lines = subprocess.run(command, capture_output=True, text=True, check=True).stdout.split()
+        last["count"] = int(lines[-1])
+        return float(lines[lines.index("Seconds:") + 1])
+
+    def compare(count, flags):
+        want = int(np.count_nonzero(flags))
+        return count == want, "identical count" if count == want else f"counted {count} primes, the flags hold {want}"
+    yield name, "cpu", lambda: (once, lambda: last["count"], compare)
+
+
+def compare_arrays(got, want):
+    """The default check: the peer's array is the reference, bit for bit."""
+    identical = got.shape == want.shape and got.dtype == want.dtype and np.array_equal(got, want)
+    return identical, ("identical" if identical else
+                       f"differs from the reference in {int(np.count_nonzero(got != want))} elements"
+                       if got.shape == want.shape else f"shape {got.shape}, expected {want.shape}")
+
+
+PEERS = {"vector_add": vector_add_peers, "histogram": histogram_peers, "polygon_mask": polygon_mask_peers,
+         "primes": primes_peers}
 
 
 def run_peers(ladder, entry, min_time):
@@ -146,15 +181,11 @@ def run_peers(ladder, entry, min_time):
                 row.update(status="skipped", reason=make)
                 rows.append(row)
                 continue
-            timer, output = make()
+            timer, output, *custom = make()
+            compare = custom[0] if custom else compare_arrays
             samples = repeat(timer, min_time)
-            got = output()
-            want = next(iter(expected.values()))
-            identical = got.shape == want.shape and got.dtype == want.dtype and np.array_equal(got, want)
-            row.update(status="ok" if identical else "failed",
-                       check={"ok": bool(identical), "detail": "identical" if identical else
-                              f"differs from the reference in {int(np.count_nonzero(got != want))} elements"
-                              if got.shape == want.shape else f"shape {got.shape}, expected {want.shape}"},
+            ok, detail = compare(output(), next(iter(expected.values())))
+            row.update(status="ok" if ok else "failed", check={"ok": bool(ok), "detail": detail},
                        timings={"compute": summarise(samples)})
             rows.append(row)
             print(f"  peer {entry['exercise']}: {name:45} {row['status']:7} {statistics.median(samples) * 1e3:9.3f} ms")

@@ -122,7 +122,8 @@ class HarnessTest : public ::testing::Test {
     RunRequest request{exercise, "tiny", overrides, {}, 1};
     return harness.run(request, any_failed);
   }
-  static const nlohmann::json& row(const nlohmann::json& result, const std::string& rung) {
+  // A copy, not a reference: callers may pass a temporary result.
+  static nlohmann::json row(const nlohmann::json& result, const std::string& rung) {
     for (const auto& r : result["rungs"])
       if (r["rung"] == rung) return r;
     throw std::runtime_error("no row " + rung);
@@ -134,7 +135,7 @@ TEST_F(HarnessTest, AWrongRungIsFailedWithTheMismatchAndLeftOutOfSpeedups) {
   nlohmann::json result = run("test_copy", any_failed);
   EXPECT_TRUE(any_failed);
   EXPECT_EQ(row(result, "naive")["status"], "ok");
-  const auto& serial = row(result, "serial");
+  const nlohmann::json serial = row(result, "serial");
   EXPECT_EQ(serial["status"], "failed");
   EXPECT_NE(serial["reason"].get<std::string>().find("index 3: expected 9, got 10"), std::string::npos);
   EXPECT_FALSE(serial.contains("timings"));
@@ -144,7 +145,7 @@ TEST_F(HarnessTest, AWrongRungIsFailedWithTheMismatchAndLeftOutOfSpeedups) {
 TEST_F(HarnessTest, ARungPredictedToRunPastTheBudgetIsSkippedWithTheReason) {
   bool any_failed = false;
   nlohmann::json result = run("test_copy", any_failed, Params(std::map<std::string, std::string>{{"n", "1000"}}));
-  const auto& naive = row(result, "naive");
+  const nlohmann::json naive = row(result, "naive");
   EXPECT_EQ(naive["status"], "skipped");
   EXPECT_NE(naive["reason"].get<std::string>().find("predicted 3.6e+03 s per run (test: quadratic), over the run's "
                                                     "time budget of 60 s"),
