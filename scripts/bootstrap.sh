@@ -13,6 +13,7 @@ packages=(
   pocl-opencl-icd clinfo                        # an OpenCL platform on the CPU
   python3 python3-numpy python3-jsonschema      # NumPy and schema tests
   python3-matplotlib                            # ladder report: charts
+  primesieve                                    # the primes exercise's peer (reports/peers.py)
 )
 
 missing=()
