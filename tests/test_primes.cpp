@@ -4,7 +4,6 @@
 // counts, the time predictions skip naive where it would run for days, and
 // bad values of n are refused with one clear message.
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <array>

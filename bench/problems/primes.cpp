@@ -83,9 +83,10 @@ class Primes final : public Problem {
 
   // naive divides each prime p by 2 ... p/2 and each composite by 2 ... its
   // smallest factor: about n^2 / (4 ln n) divisions, the primes' share
-  // dominating (n / ln n primes of average size n / 2, halved). The trial rungs divide up to sqrt(k), and a GPU warp of 32
-  // consecutive numbers waits for its slowest one (a prime, nearly always):
-  // about n^1.5 / 32 warp-divisions of ~20 instructions each.
+  // dominating (n / ln n primes of average size n / 2, halved). The trial
+  // rungs divide up to sqrt(k), and a GPU warp of 32 consecutive numbers
+  // waits for its slowest one (a prime, nearly always): about n^1.5 / 32
+  // warp-divisions of ~20 instructions each.
   std::optional<Prediction> predict(const std::string& rung, const Params& params) const override {
     const double n = static_cast<double>(params.integer("n"));
     if (n < 16) return std::nullopt;

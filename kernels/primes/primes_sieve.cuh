@@ -56,6 +56,7 @@ __global__ void __launch_bounds__(kSieveThreads)
     for (std::uint32_t i = first_multiple(p, low); i < length; i += p) segment[i] = 0;
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) segment[0] = 0;  // 1 is not prime
+
   __syncthreads();  // the segment is complete before it is written out
 
   if (2 * (low + length) <= n) {

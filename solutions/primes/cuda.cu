@@ -33,16 +33,17 @@ class CudaPrimes final : public CudaRung {
       for (std::uint64_t m = std::uint64_t{p} * p; m <= root; m += 2 * p) composite[m] = 1;
     }
     prime_count_ = static_cast<std::uint32_t>(primes.size());
-    small_count_ = static_cast<std::uint32_t>(std::lower_bound(primes.begin(), primes.end(), kSieveThreads) - primes.begin());
+    small_count_ =
+        static_cast<std::uint32_t>(std::lower_bound(primes.begin(), primes.end(), kSieveThreads) - primes.begin());
     d_primes_ = DeviceBuffer<std::uint32_t>(primes.size());
-    LADDER_CUDA_CHECK(cudaMemcpy(d_primes_.data(), primes.data(), primes.size() * sizeof(std::uint32_t),
-                                 cudaMemcpyHostToDevice));
+    LADDER_CUDA_CHECK(
+        cudaMemcpy(d_primes_.data(), primes.data(), primes.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
   }
 
   void compute() override {
     if (blocks_ == 0) return;  // n = 0: no flags
-    primes_sieve<<<blocks_, kSieveThreads, 0, stream()>>>(d_primes_.data(), small_count_, prime_count_,
-                                                          flags_.size(), d_flags_.data());
+    primes_sieve<<<blocks_, kSieveThreads, 0, stream()>>>(d_primes_.data(), small_count_, prime_count_, flags_.size(),
+                                                          d_flags_.data());
     LADDER_CUDA_CHECK_LAUNCH();
   }
   void download() override { copy_to_host(flags_, d_flags_); }

@@ -1,12 +1,13 @@
 // opencl: a segmented sieve in local memory (primes_sieve in
 // kernels/primes/primes.cl). Each work-group sieves a segment of odd numbers
 // in local memory with the base primes <= sqrt(n), then writes its flags out.
+#include "ladder/opencl.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "ladder/error.hpp"
-#include "ladder/opencl.hpp"
 
 namespace ladder {
 namespace {
@@ -49,7 +50,8 @@ class OpenClPrimes final : public OpenClRung {
     d_flags_ = ClBuffer<std::uint8_t>(context(), CL_MEM_WRITE_ONLY, flags_.size());
     kernel_ = build_kernel("primes/primes.cl", "primes_sieve", "-DSEGMENT=" + std::to_string(segment));
     // The primes below the group size come first: a whole group shares each.
-    const auto small_count = static_cast<cl_uint>(std::lower_bound(primes.begin(), primes.end(), kWorkGroupSize) - primes.begin());
+    const auto small_count =
+        static_cast<cl_uint>(std::lower_bound(primes.begin(), primes.end(), kWorkGroupSize) - primes.begin());
     set_arguments(kernel_, d_primes_.get(), small_count, static_cast<cl_uint>(primes.size()),
                   static_cast<cl_ulong>(flags_.size()), d_flags_.get());
   }
