@@ -31,7 +31,10 @@ commands:
   devices [--json]                    CUDA devices and OpenCL platforms/devices
   run [EXERCISE...] [options]         check and time the rungs, print the speed-up table,
                                       write the results JSON
-  check EXERCISE [--variants A,B]     correctness only, on several awkward inputs
+  check EXERCISE [--variants A,B] [--track exercises] [--size NAME]
+                                      correctness only, on several awkward inputs; with
+                                      --track exercises, your rungs (exercises/), each
+                                      passing one timed beside the solution's
   solve EXERCISE --variant RUNG --input NAME=FILE.npy ... --output FILE.npy [--param K=V ...]
                                       run one rung on your own data
   generate EXERCISE --out DIR [--size NAME] [--param K=V] [--seed S]
@@ -41,6 +44,7 @@ commands:
 
 run options:
   --variants A,B     rungs to run (default: the whole ladder)
+  --track T          solutions (default: the worked rungs) or exercises (yours)
   --size NAME        tiny | workshop (default) | large
   --param K=V        override a parameter of the size preset (repeatable)
   --sweep K=V1,V2    run each exercise once per value of parameter K
@@ -84,9 +88,9 @@ const std::set<std::string> kValueOptions = {"--variants",  "--variant",        
 const std::map<std::string, std::set<std::string>> kCommandOptions = {
     {"list", {"--json"}},
     {"devices", {"--json"}},
-    {"run", {"--variants", "--size", "--param", "--sweep", "--time-budget", "--seed", "--threads", "--pinned", "--warm", "--out", "--min-time",
+    {"run", {"--variants", "--track", "--size", "--param", "--sweep", "--time-budget", "--seed", "--threads", "--pinned", "--warm", "--out", "--min-time",
              "--repetitions", "--host-bandwidth", "--device-bandwidth"}},
-    {"check", {"--variants", "--track", "--threads"}},
+    {"check", {"--variants", "--track", "--size", "--threads"}},
     {"solve", {"--variant", "--input", "--output", "--param", "--threads", "--pinned"}},
     {"report", {"--out"}},
     {"generate", {"--out", "--size", "--param", "--seed"}},
@@ -265,6 +269,13 @@ int command_devices(const Arguments& args) {
   return 0;
 }
 
+std::string checked_track(const Arguments& args) {
+  std::string track = args.value("--track", kSolutionsTrack);
+  if (track != kSolutionsTrack && track != kExercisesTrack)
+    throw UsageError("--track " + track + ": accepted: solutions, exercises");
+  return track;
+}
+
 int command_run(const Arguments& args, const std::string& line) {
   RunOptions options = run_options(args);
   TimingPolicy policy;
@@ -297,7 +308,7 @@ int command_run(const Arguments& args, const std::string& line) {
       if (sweep_name == "threads") threads = static_cast<int>(parse_integer("--sweep threads", value, 1, 4096));
       else if (!sweep_name.empty()) swept.set(sweep_name, value);
       RunRequest request{exercise, args.value("--size", "workshop"), swept,
-                         chosen_rungs(*problem, args.value("--variants")), seed, threads};
+                         chosen_rungs(*problem, args.value("--variants")), seed, threads, checked_track(args)};
       problem->resolve(request.size, swept);  // refuse bad sizes and parameters before any work
       for (const auto& rung : request.variants) backends.insert(backend_of(rung));
       requests.push_back(request);
@@ -347,31 +358,55 @@ int command_run(const Arguments& args, const std::string& line) {
 
 constexpr double kCheckCaseBudget = 10;  // seconds a rung may be predicted to take on one check case
 
+// Median compute time of each rung that ran, from a quick run of the harness.
+std::map<std::string, double> quick_times(const std::string& exercise, const std::string& size,
+                                          const std::vector<std::string>& rungs, const std::string& track,
+                                          const RunOptions& options) {
+  TimingPolicy policy;
+  policy.min_time = 0.05;
+  policy.min_repetitions = 3;
+  policy.time_budget = kCheckCaseBudget;
+  std::ostringstream quiet;
+  Harness harness(options, policy, Ceilings{}, quiet);
+  bool failed = false;
+  RunRequest request{exercise, size, {}, rungs, 1, 0, track};
+  nlohmann::json result = harness.run(request, failed);
+  std::map<std::string, double> times;
+  for (const auto& row : result["rungs"])
+    if (row["status"] == "ok") times[row["rung"]] = row["timings"]["compute"]["median_s"].get<double>();
+  return times;
+}
+
+// Correctness of every rung on the problem's check cases; with --track
+// exercises, the participant's rungs, and for each that passes its time
+// next to the solution's on this machine.
 int command_check(const Arguments& args) {
   if (args.positional.size() != 1) throw UsageError("`ladder check` takes one exercise, e.g. `ladder check vector_add`");
-  std::string track = args.value("--track", "solutions");
-  if (track == "exercises")
-    throw UsageError("--track exercises: the participant track (exercises/) has no rungs in this build yet; "
-                     "accepted: solutions");
-  if (track != "solutions") throw UsageError("--track " + track + ": accepted: solutions, exercises");
+  const std::string track = checked_track(args);
   RunOptions options = run_options(args);
   auto problem = make_problem(args.positional[0]);
+  const std::string size = args.value("--size", "workshop");
+  problem->resolve(size, {});
   auto rungs = chosen_rungs(*problem, args.value("--variants"));
   auto cases = problem->check_cases();
-  int failed = 0, passed = 0, skipped = 0;
+  std::cout << problem->name() << ", " << track << " track"
+            << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "") << ":\n";
+  int failed = 0, passed = 0, skipped = 0, todo = 0;
+  std::vector<std::string> passing;
+  std::map<std::string, std::string> verdicts;
   for (const auto& rung : rungs) {
-    const RungEntry* entry = find_rung(problem->name(), rung);
+    const RungEntry* entry = find_rung(problem->name(), rung, track);
     Availability availability = entry ? backend_availability(entry->backend, options)
-                                       : Availability{false, "not built in this build"};
-    std::cout << "  " << std::left << std::setw(16) << rung;
+                                : track == kExercisesTrack ? Availability{false, "no skeleton for it in exercises/"}
+                                                           : Availability{false, "not built in this build"};
     if (!availability.available) {
-      std::cout << "skipped (" << availability.reason << ")\n";
+      verdicts[rung] = "skipped (" + availability.reason + ")";
       ++skipped;
       continue;
     }
-    std::string failure;
+    std::string failure, not_implemented;
     std::size_t skipped_cases = 0;
-    for (std::size_t i = 0; i < cases.size() && failure.empty(); ++i) {
+    for (std::size_t i = 0; i < cases.size() && failure.empty() && not_implemented.empty(); ++i) {
       Params params = problem->resolve("tiny", cases[i]);
       // A check is quick: a case this rung would take long on (naive primes
       // at 10^7) is left out, and the line says so.
@@ -384,6 +419,8 @@ int command_check(const Arguments& args) {
         CheckResult result = problem->check(run_once(*entry, inputs, params, options, *problem),
                                             problem->reference(inputs, params));
         if (!result.ok) failure = result.detail;
+      } catch (const NotImplemented& error) {
+        not_implemented = error.what();
       } catch (const DeviceError& error) {
         failure = error.what();
       }
@@ -393,14 +430,44 @@ int command_check(const Arguments& args) {
         failure = "case" + where + ": " + failure;
       }
     }
-    std::string passed_text = "pass (" + std::to_string(cases.size() - skipped_cases) + " inputs";
-    if (skipped_cases > 0)
-      passed_text += "; " + std::to_string(skipped_cases) + " left out, predicted over " +
-                     std::to_string(static_cast<int>(kCheckCaseBudget)) + " s each";
-    std::cout << (failure.empty() ? passed_text + ")" : "FAIL " + failure) << '\n';
-    (failure.empty() ? passed : failed)++;
+    if (!not_implemented.empty()) {
+      verdicts[rung] = "not implemented (" + not_implemented + ")";
+      ++todo;
+    } else if (!failure.empty()) {
+      verdicts[rung] = "FAIL " + failure;
+      ++failed;
+    } else {
+      verdicts[rung] = "pass (" + std::to_string(cases.size() - skipped_cases) + " inputs";
+      if (skipped_cases > 0)
+        verdicts[rung] += "; " + std::to_string(skipped_cases) + " left out, predicted over " +
+                          std::to_string(static_cast<int>(kCheckCaseBudget)) + " s each";
+      verdicts[rung] += ")";
+      passing.push_back(rung);
+      ++passed;
+    }
   }
-  std::cout << passed << " passed, " << failed << " failed, " << skipped << " skipped\n";
+  // The participant's passing rungs, timed beside the solution's.
+  if (track == kExercisesTrack && !passing.empty()) {
+    std::cerr << "timing the passing rungs at size " << size << "...\n";
+    auto mine = quick_times(problem->name(), size, passing, kExercisesTrack, options);
+    std::vector<std::string> solved;
+    for (const auto& rung : passing)
+      if (find_rung(problem->name(), rung, kSolutionsTrack)) solved.push_back(rung);
+    auto theirs = quick_times(problem->name(), size, solved, kSolutionsTrack, options);
+    for (const auto& rung : passing) {
+      auto time = mine.find(rung);
+      if (time == mine.end()) {
+        verdicts[rung] += "; not timed at size " + size + " (see `ladder run --track exercises`)";
+        continue;
+      }
+      verdicts[rung] += "; " + size + ": " + format_time(time->second);
+      if (auto solution = theirs.find(rung); solution != theirs.end())
+        verdicts[rung] += " (solution: " + format_time(solution->second) + ")";
+    }
+  }
+  for (const auto& rung : rungs) std::cout << "  " << std::left << std::setw(16) << rung << verdicts[rung] << '\n';
+  std::cout << passed << " passed, " << failed << " failed, " << todo << " not implemented, " << skipped
+            << " skipped\n";
   return failed ? 1 : 0;
 }
 

@@ -194,7 +194,8 @@ nlohmann::json opencl_devices() {
   return list;
 }
 
-OpenClRung::OpenClRung(const RungContext& context) : device_(select_opencl_device(context.options)) {
+OpenClRung::OpenClRung(const RungContext& context)
+    : device_(select_opencl_device(context.options)), track_(context.track) {
   cl_int status = CL_SUCCESS;
   context_ = clCreateContext(nullptr, 1, &device_.device, nullptr, nullptr, &status);
   LADDER_CL_CHECK(status);
@@ -218,7 +219,9 @@ OpenClRung::~OpenClRung() {
 }
 
 cl_kernel OpenClRung::build_kernel(const std::string& file, const std::string& kernel_name, const std::string& options) {
-  std::string source = kernel_source(file);
+  std::string source = kernel_source(file, track_);
+  if (source.find("LADDER_TODO") != std::string::npos)
+    throw NotImplemented(file + " still has its LADDER_TODO line: write the kernel, then delete that line");
   const char* text = source.c_str();
   cl_int status = CL_SUCCESS;
   cl_program program = clCreateProgramWithSource(context_, 1, &text, nullptr, &status);

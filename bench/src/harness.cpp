@@ -34,15 +34,6 @@ nlohmann::json to_json(const Statistics& s) {
           {"samples_s", s.samples}};
 }
 
-std::string format_time(double seconds) {
-  std::ostringstream out;
-  out << std::fixed;
-  if (seconds >= 1) out << std::setprecision(2) << seconds << " s";
-  else if (seconds >= 1e-3) out << std::setprecision(3) << seconds * 1e3 << " ms";
-  else if (seconds >= 1e-6) out << std::setprecision(1) << seconds * 1e6 << " us";
-  else out << std::setprecision(0) << seconds * 1e9 << " ns";
-  return out.str();
-}
 
 // Google Benchmark reporter that keeps GB's own figures for the results
 // JSON and prints nothing: the harness prints its own table.
@@ -128,6 +119,16 @@ void print_row(std::ostream& out, const nlohmann::json& row) {
 
 }  // namespace
 
+std::string format_time(double seconds) {
+  std::ostringstream out;
+  out << std::fixed;
+  if (seconds >= 1) out << std::setprecision(2) << seconds << " s";
+  else if (seconds >= 1e-3) out << std::setprecision(3) << seconds * 1e3 << " ms";
+  else if (seconds >= 1e-6) out << std::setprecision(1) << seconds * 1e6 << " us";
+  else out << std::setprecision(0) << seconds * 1e9 << " ns";
+  return out.str();
+}
+
 Statistics summarise(std::vector<double> samples) {
   Statistics s;
   if (samples.empty()) return s;
@@ -151,7 +152,7 @@ Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& para
   if (!availability.available)
     throw DeviceError("rung " + entry.rung + " cannot run here: " + availability.reason);
   Arrays outputs = problem.allocate_outputs(inputs, params);
-  auto rung = entry.make({params, options});
+  auto rung = entry.make({params, options, entry.track});
   rung->attach_host_memory(inputs, outputs);
   rung->prepare(inputs, outputs);
   rung->upload();
@@ -165,14 +166,16 @@ Harness::Harness(RunOptions options, TimingPolicy policy, Ceilings ceilings, std
     : options_(std::move(options)), policy_(policy), ceilings_(std::move(ceilings)), progress_(progress) {}
 
 nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
-                                 const Arrays& expected, const Params& params, const Work& work) {
+                                 const Arrays& expected, const Params& params, const Work& work,
+                                 const std::string& track) {
   Backend backend = backend_of(rung_name);
-  const RungEntry* entry = find_rung(problem.name(), rung_name);
+  const RungEntry* entry = find_rung(problem.name(), rung_name, track);
   if (entry) backend = entry->backend;
   nlohmann::json row = {{"rung", rung_name}, {"backend", backend_name(backend)}};
   if (entry == nullptr) {
     row["status"] = "not_implemented";
-    row["reason"] = backend == Backend::host ? "no such rung in this build"
+    row["reason"] = track != kSolutionsTrack ? "no such rung in the " + track + " track"
+                    : backend == Backend::host ? "no such rung in this build"
                                              : "not built: this build has no " + backend_name(backend) + " backend";
     if (backend != Backend::host) {
       Availability availability = backend_availability(backend, options_);
@@ -198,7 +201,7 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
   Arrays outputs = problem.allocate_outputs(inputs, params);
   std::unique_ptr<Rung> rung;
   try {
-    rung = entry->make({params, options_});
+    rung = entry->make({params, options_, track});
     rung->attach_host_memory(inputs, outputs);
     rung->prepare(inputs, outputs);
     row["device"] = rung->device_name();
@@ -209,6 +212,10 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
     rung->compute();
     rung->download();
     rung->synchronize();
+  } catch (const NotImplemented& todo) {
+    row["status"] = "not_implemented";
+    row["reason"] = todo.what();
+    return row;
   } catch (const std::exception& e) {
     row["status"] = "failed";
     row["reason"] = e.what();
@@ -350,7 +357,7 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
   };
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& rung_name : rungs) {
-    nlohmann::json row = run_rung(*problem, rung_name, inputs, expected, params, work);
+    nlohmann::json row = run_rung(*problem, rung_name, inputs, expected, params, work, request.track);
     if (row["status"] == "failed") any_failed = true;
     if (row["status"] == "ok" && (rung_name == "naive" || rung_name == "serial")) {
       Baseline& baseline = rung_name == "naive" ? naive : serial;
@@ -364,6 +371,7 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
   for (auto& row : rows) add_speedups(row);
 
   return {{"exercise", problem->name()},
+          {"track", request.track},
           {"size", request.size},
           {"parameters", params.values()},
           {"seed", request.seed},

@@ -8,14 +8,27 @@
 
 namespace ladder {
 
-std::string kernel_source(const std::string& path) {
-  if (const char* directory = std::getenv("LADDER_KERNEL_DIR"); directory && *directory) {
-    std::string file = std::string(directory) + "/" + path;
-    std::ifstream in(file);
-    if (!in) throw UsageError("LADDER_KERNEL_DIR: cannot read " + file);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+namespace {
+
+std::string read_text(const std::string& file, const std::string& where) {
+  std::ifstream in(file);
+  if (!in) throw UsageError(where + ": cannot read " + file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+std::string kernel_source(const std::string& path, const std::string& track) {
+  if (const char* directory = std::getenv("LADDER_KERNEL_DIR"); directory && *directory)
+    return read_text(std::string(directory) + "/" + path, "LADDER_KERNEL_DIR");
+  if (track == "exercises") {
+    // "<exercise>/<file>" lives in exercises/<exercise>/kernels/<file>.
+    const auto slash = path.find('/');
+    return read_text(std::string(LADDER_EXERCISES_SOURCE_DIR) + "/" + path.substr(0, slash) + "/kernels/" +
+                         path.substr(slash + 1),
+                     "the exercises track's kernel");
   }
   for (const auto& kernel : embedded_kernels())
     if (path == kernel.path) return kernel.source;

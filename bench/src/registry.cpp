@@ -63,9 +63,9 @@ std::unique_ptr<Problem> make_problem(const std::string& exercise) {
   throw UsageError("unknown exercise '" + exercise + "' (accepted: " + accepted + ")");
 }
 
-const RungEntry* find_rung(const std::string& exercise, const std::string& rung) {
+const RungEntry* find_rung(const std::string& exercise, const std::string& rung, const std::string& track) {
   for (const auto& entry : rung_entries())
-    if (entry.exercise == exercise && entry.rung == rung) return &entry;
+    if (entry.track == track && entry.exercise == exercise && entry.rung == rung) return &entry;
   return nullptr;
 }
 

@@ -22,6 +22,7 @@ struct Statistics {
   std::vector<double> samples;
 };
 Statistics summarise(std::vector<double> samples);
+std::string format_time(double seconds);  // "1.23 ms"
 
 struct TimingPolicy {
   double min_time = 0.2;      // seconds of timed work per figure, at least
@@ -55,6 +56,7 @@ struct RunRequest {
   std::vector<std::string> variants;  // empty: every rung of the exercise
   std::uint64_t seed = 1;
   int threads = 0;  // OpenMP threads for this request; 0 = as the run was started
+  std::string track = "solutions";  // or "exercises": the participant's rungs
 };
 
 class Harness {
@@ -67,7 +69,7 @@ class Harness {
 
  private:
   nlohmann::json run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
-                          const Arrays& expected, const Params& params, const Work& work);
+                          const Arrays& expected, const Params& params, const Work& work, const std::string& track);
   RunOptions options_;
   TimingPolicy policy_;
   Ceilings ceilings_;

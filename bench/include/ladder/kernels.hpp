@@ -1,7 +1,8 @@
 #pragma once
-// OpenCL kernel sources: embedded at build time, or read from
-// $LADDER_KERNEL_DIR/<exercise>/<file>.cl so that a participant can edit a
-// kernel and rerun without rebuilding.
+// OpenCL kernel sources. The solutions' kernels (kernels/<exercise>/) are
+// embedded at build time; the participant's (exercises/<exercise>/kernels/)
+// are read from the source tree at run time, so that an edited kernel runs
+// without a rebuild. $LADDER_KERNEL_DIR/<exercise>/<file>.cl overrides both.
 #include <string>
 #include <vector>
 
@@ -13,7 +14,8 @@ struct EmbeddedKernel {
 };
 const std::vector<EmbeddedKernel>& embedded_kernels();
 
-// The source of kernels/<path>; UsageError when neither place has it.
-std::string kernel_source(const std::string& path);
+// The source of "<exercise>/<file>.cl" for the given track; UsageError
+// when it cannot be found.
+std::string kernel_source(const std::string& path, const std::string& track = "solutions");
 
 }  // namespace ladder

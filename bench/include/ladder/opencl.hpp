@@ -81,8 +81,9 @@ class OpenClRung : public Rung {
   cl_command_queue queue() const { return queue_; }
   cl_device_id device() const { return device_.device; }
 
-  // Builds kernels/<file> (embedded, or from LADDER_KERNEL_DIR) and returns
-  // the named kernel; the build log is in the error when it fails.
+  // Builds kernels/<file> (see kernel_source) and returns the named kernel;
+  // the build log is in the error when it fails. A participant's kernel
+  // that still holds its LADDER_TODO line is reported as not implemented.
   cl_kernel build_kernel(const std::string& file, const std::string& kernel_name, const std::string& options = "");
 
   template <class... Args>
@@ -107,6 +108,7 @@ class OpenClRung : public Rung {
 
  private:
   OpenClDevice device_;
+  std::string track_;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
   std::vector<cl_program> programs_;

@@ -3,6 +3,10 @@
 // files, so adding a rung is one file and one registration line:
 //
 //   LADDER_REGISTER_RUNG(vector_add, cuda, Backend::cuda, CudaVectorAdd);
+//
+// Rungs belong to a track: "solutions" (solutions/, the worked rungs) or
+// "exercises" (exercises/, the participant's); the build sets LADDER_TRACK
+// for each folder, so one rung file registers in either.
 #include <functional>
 #include <memory>
 #include <string>
@@ -13,12 +17,17 @@
 
 namespace ladder {
 
+inline const std::string kSolutionsTrack = "solutions";
+inline const std::string kExercisesTrack = "exercises";
+
 struct RungContext {
   Params params;
   RunOptions options;
+  std::string track = kSolutionsTrack;  // where OpenCL rungs find their kernel sources
 };
 
 struct RungEntry {
+  std::string track;
   std::string exercise;
   std::string rung;
   Backend backend;
@@ -30,7 +39,9 @@ void register_rung(RungEntry entry);
 
 std::vector<std::string> exercise_names();  // in the order of EXERCISES.md
 std::unique_ptr<Problem> make_problem(const std::string& exercise);  // UsageError when unknown
-const RungEntry* find_rung(const std::string& exercise, const std::string& rung);  // nullptr when not built
+// nullptr when not built in this track.
+const RungEntry* find_rung(const std::string& exercise, const std::string& rung,
+                           const std::string& track = kSolutionsTrack);
 
 // Backend of a rung that may not be built here, from its name's prefix.
 Backend backend_of(const std::string& rung);
@@ -51,6 +62,10 @@ struct Registrar {
 
 }  // namespace ladder
 
+#ifndef LADDER_TRACK
+#define LADDER_TRACK "solutions"
+#endif
+
 #define LADDER_CONCAT_INNER(a, b) a##b
 #define LADDER_CONCAT(a, b) LADDER_CONCAT_INNER(a, b)
 
@@ -60,7 +75,7 @@ struct Registrar {
 
 #define LADDER_REGISTER_RUNG(exercise, rung, backend, Type)                              \
   static const ::ladder::detail::Registrar LADDER_CONCAT(ladder_rung_, __LINE__)([] {   \
-    ::ladder::register_rung({#exercise, #rung, ::ladder::backend,                       \
+    ::ladder::register_rung({LADDER_TRACK, #exercise, #rung, ::ladder::backend,         \
                              [](const ::ladder::RungContext& context) {                 \
                                return std::unique_ptr<::ladder::Rung>(new Type(context)); \
                              }});                                                       \

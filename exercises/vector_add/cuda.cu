@@ -1,0 +1,46 @@
+// cuda: the addition as a CUDA kernel (kernels/vector_add.cuh), one thread
+// per element. The host side is given: buffers, copies, the launch.
+#include "kernels/vector_add.cuh"
+#include "ladder/cuda.cuh"
+#include "ladder/error.hpp"
+
+namespace ladder {
+namespace {
+
+class CudaVectorAdd final : public CudaRung {
+ public:
+  explicit CudaVectorAdd(const RungContext& context) : CudaRung(context) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    a_ = inputs.at("a").view<float>();
+    b_ = inputs.at("b").view<float>();
+    c_ = outputs.at("c").view<float>();
+    d_a_ = DeviceBuffer<float>(a_.size());
+    d_b_ = DeviceBuffer<float>(b_.size());
+    d_c_ = DeviceBuffer<float>(c_.size());
+    blocks_ = static_cast<unsigned>((c_.size() + kThreadsPerBlock - 1) / kThreadsPerBlock);
+    LADDER_TODO("cuda: write the kernel in exercises/vector_add/kernels/vector_add.cuh, then delete this line "
+                "(in prepare() of exercises/vector_add/cuda.cu) and rebuild");
+  }
+
+  void upload() override {
+    copy_to_device(d_a_, a_);
+    copy_to_device(d_b_, b_);
+  }
+  void compute() override {
+    vector_add<<<blocks_, kThreadsPerBlock, 0, stream()>>>(d_a_.data(), d_b_.data(), d_c_.data(), c_.size());
+    LADDER_CUDA_CHECK_LAUNCH();
+  }
+  void download() override { copy_to_host(c_, d_c_); }
+
+ private:
+  static constexpr int kThreadsPerBlock = 256;
+  std::span<const float> a_, b_;
+  std::span<float> c_;
+  DeviceBuffer<float> d_a_, d_b_, d_c_;
+  unsigned blocks_ = 1;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(vector_add, cuda, Backend::cuda, CudaVectorAdd);
+}  // namespace ladder

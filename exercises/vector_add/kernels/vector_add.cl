@@ -1,0 +1,6 @@
+// c = a + b over n floats, one work-item per element. The global size is
+// rounded up to whole work-groups, so some work-items lie past the end.
+// LADDER_TODO: write the kernel's body, then delete this line.
+__kernel void vector_add(__global const float* a, __global const float* b, __global float* c, const uint n) {
+  // TODO: this work-item's index (get_global_id), a bounds check, the addition.
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The participant track's checker, both ways (issue 9):
+#  1. every skeleton in exercises/ builds into `ladder`, its naive rung
+#     passes and its TODO rungs report "not implemented", never pass/fail;
+#  2. in a copy of exercises/, with the solution's serial.cpp and OpenCL
+#     kernel put in the slots, those rungs pass; with an off-by-one in the
+#     openmp loop bounds, the check fails and names the first wrong element.
+#
+#   test_exercises_track.sh SOURCE_DIR LADDER CMAKE_GENERATOR
+set -uo pipefail
+source_dir=$1 ladder=$2 generator=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+expect() {  # expect DESCRIPTION PATTERN FILE
+  if grep -Eq -- "$2" "$3"; then echo "ok: $1"; else echo "FAILED: $1 (no /$2/ in:)"; cat "$3"; failures=$((failures + 1)); fi
+}
+refuse() {  # refuse DESCRIPTION PATTERN FILE
+  if grep -Eq -- "$2" "$3"; then echo "FAILED: $1 (/$2/ in:)"; cat "$3"; failures=$((failures + 1)); else echo "ok: $1"; fi
+}
+
+# 1. The skeletons as shipped.
+for folder in "$source_dir"/exercises/*/; do
+  exercise=$(basename "$folder")
+  [ -f "$folder/CMakeLists.txt" ] || continue
+  "$ladder" check "$exercise" --track exercises --size tiny >"$work/$exercise.txt" 2>&1
+  status=$?
+  expect "$exercise: the given naive rung passes" "^  naive +pass" "$work/$exercise.txt"
+  refuse "$exercise: no skeleton rung fails" "FAIL" "$work/$exercise.txt"
+  [ $status = 0 ] || { echo "FAILED: $exercise: exit status $status"; failures=$((failures + 1)); }
+  for rung in $(grep -l LADDER_TODO "$folder"/*.cpp "$folder"/*.cu 2>/dev/null | xargs -rn1 basename | sed 's/\.[a-z]*$//'); do
+    # A CUDA rung cannot run without a GPU: skipped is right there too.
+    expect "$exercise: $rung reports itself as not implemented" "^  $rung +(not implemented|skipped)" "$work/$exercise.txt"
+  done
+done
+
+# 2. A participant's copy of vector_add: serial solved, openmp off by one, OpenCL kernel solved.
+cp -r "$source_dir/exercises" "$work/exercises"
+slot="$work/exercises/vector_add"
+cp "$source_dir/solutions/vector_add/serial.cpp" "$slot/serial.cpp"
+cp "$source_dir/kernels/vector_add/vector_add.cl" "$slot/kernels/vector_add.cl"
+sed 's/i < n_; ++i/i < n_ - 1; ++i/' "$source_dir/solutions/vector_add/openmp.cpp" >"$slot/openmp.cpp"
+grep -q "n_ - 1" "$slot/openmp.cpp" || { echo "FAILED: could not break openmp.cpp"; exit 1; }
+cmake -S "$source_dir" -B "$work/build" -G "$generator" -DCMAKE_BUILD_TYPE=Release -DLADDER_EXERCISES=vector_add \
+  -DLADDER_EXERCISES_DIR="$work/exercises" -DLADDER_TESTS=OFF -DLADDER_CUDA=OFF >"$work/build.log" 2>&1 &&
+  cmake --build "$work/build" --target ladder -j "$(nproc)" >>"$work/build.log" 2>&1 ||
+  { echo "FAILED: the participant's copy does not build"; tail -30 "$work/build.log"; exit 1; }
+"$work/build/bench/ladder" check vector_add --track exercises --size tiny >"$work/copy.txt" 2>&1
+status=$?
+expect "the solution's serial.cpp in the slot passes, with its time beside the solution's" \
+  "^  serial +pass .*tiny: .* \(solution: " "$work/copy.txt"
+expect "an off-by-one in openmp's loop fails, naming the first wrong element" \
+  "^  openmp +FAIL .*index [0-9]+: expected .*, got " "$work/copy.txt"
+if grep -q "^  opencl .*skipped" "$work/copy.txt"; then
+  echo "skipped: no OpenCL device for the edited kernel"
+else
+  expect "the solution's kernel in the slot passes, read at run time" "^  opencl +pass" "$work/copy.txt"
+fi
+[ $status = 1 ] || { echo "FAILED: a failing rung must make check exit 1, got $status"; failures=$((failures + 1)); }
+
+echo "$failures failure(s)"
+[ $failures = 0 ]
