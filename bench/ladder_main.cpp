@@ -18,6 +18,7 @@
 
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
+#include "ladder/fits.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/npy.hpp"
 
@@ -36,7 +37,8 @@ commands:
                                       --track exercises, your rungs (exercises/), each
                                       passing one timed beside the solution's
   solve EXERCISE --variant RUNG --input NAME=FILE.npy ... --output FILE.npy [--param K=V ...]
-                                      run one rung on your own data
+                                      run one rung on your own data (inputs may also be
+                                      FITS images, .fits, where ladder was built with cfitsio)
   generate EXERCISE --out DIR [--size NAME] [--param K=V] [--seed S]
                                       write the generated inputs and the reference outputs as .npy
   report RESULTS.json [--out DIR]     tables (Markdown, CSV), charts (PNG, SVG), one HTML page
@@ -496,7 +498,7 @@ int command_solve(const Arguments& args) {
     for (const auto& input : problem->inputs()) known |= input.name == name;
     if (!known) throw UsageError("unknown input '" + name + "' for " + problem->name() + " (accepted:" + expected_names + ")");
     if (inputs.count(name)) throw UsageError("input '" + name + "' given twice");
-    inputs[name] = read_npy(path);
+    inputs[name] = is_fits_path(path) ? read_fits(path) : read_npy(path);
   }
   for (const auto& input : problem->inputs())
     if (!inputs.count(input.name))

@@ -12,6 +12,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers             # OpenCL through the ICD loader
   pocl-opencl-icd clinfo                        # an OpenCL platform on the CPU
   python3 python3-numpy python3-jsonschema      # NumPy and schema tests
+  libcfitsio-dev                                # FITS input for `ladder solve` (optional)
   python3-matplotlib                            # ladder report: charts
   primesieve                                    # the primes exercise's peer (reports/peers.py)
 )
