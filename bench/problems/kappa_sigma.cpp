@@ -20,7 +20,6 @@
 namespace ladder {
 namespace {
 
-constexpr double kDefaultKappa = 3;  // the lesson's; `solve` without --param kappa uses it
 // The rungs count pixels and index the image with 32-bit unsigned integers.
 constexpr std::size_t kMaxPixels = std::numeric_limits<std::int32_t>::max();
 constexpr double kRelativeTolerance = 1e-6;
@@ -39,8 +38,6 @@ std::string number_text(double value) {
   std::snprintf(text, sizeof text, "%.17g", value);
   return text;
 }
-
-double kappa_of(const Params& params) { return params.has("kappa") ? params.number("kappa") : kDefaultKappa; }
 
 class KappaSigma final : public Problem {
  public:

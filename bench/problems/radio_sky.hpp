@@ -7,6 +7,7 @@
 #include <span>
 
 #include "ladder/array.hpp"
+#include "ladder/params.hpp"
 
 namespace ladder {
 
@@ -27,6 +28,10 @@ struct ClipStatistics {
   std::size_t iterations = 0;
   double lower = 0, upper = 0;  // the last pass's bounds, exclusive
 };
+
+// kappa_sigma's kappa: --param kappa, or the lesson's 3 without it.
+constexpr double kDefaultKappa = 3;
+inline double kappa_of(const Params& params) { return params.has("kappa") ? params.number("kappa") : kDefaultKappa; }
 
 // The reference: float64 throughout, exact selection, two-pass moments.
 // Writes mask[i] = 1 for the values kept. values must not be empty.

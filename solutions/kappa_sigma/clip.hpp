@@ -1,6 +1,6 @@
 #pragma once
-// What every kappa_sigma rung shares: kappa (default 3, as in `solve`
-// without --param kappa), and the statistics output in the problem's order.
+// What every kappa_sigma rung shares: kappa (kappa_of, the problem's own
+// default), and the statistics output in the problem's order.
 #include <cmath>
 #include <limits>
 #include <span>
@@ -10,7 +10,7 @@
 
 namespace ladder::kappa_sigma {
 
-inline double kappa_of(const Params& params) { return params.has("kappa") ? params.number("kappa") : 3.0; }
+using ladder::kappa_of;  // radio_sky.hpp: the problem's own
 
 // count, median, mean, std, iterations, lower, upper; NaN for median, mean
 // and std when nothing was kept.
