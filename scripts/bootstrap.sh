@@ -14,6 +14,7 @@ packages=(
   python3 python3-numpy python3-jsonschema      # NumPy and schema tests
   libcfitsio-dev                                # FITS input for `ladder solve` (optional)
   python3-matplotlib                            # ladder report: charts
+  python3-scipy                                 # the SciPy peers and the solve tests against SciPy
   primesieve                                    # the primes exercise's peer (reports/peers.py)
 )
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole suite on this machine's defaults:
-# prints the speed-up table, writes results/ladder-results.json and the
-# report (tables, charts, one HTML page) into results/report/.
+# prints the speed-up table, times the peers on the same inputs, writes
+# results/ladder-results.json and the report (tables, charts, one HTML
+# page) into results/report/.
 # Extra arguments go to `ladder run` (e.g. vector_add --size tiny).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,11 @@ status=0
 build/release/bench/ladder run --out results/ladder-results.json "$@" || status=$?
 # A failed rung (exit 1) still has results worth charting.
 if [ -f results/ladder-results.json ] && [ $status -le 1 ]; then
+  # The peers (NumPy/SciPy, CuPy, primesieve, DIALS: each where installed)
+  # on the same inputs, as rows of the same results file.
+  python=$(sed -n 's/^LADDER_PYTHON:FILEPATH=//p' build/release/CMakeCache.txt)
+  "${python:-python3}" reports/peers.py results/ladder-results.json --ladder build/release/bench/ladder ||
+    echo "run.sh: the peers could not run; the report shows the rungs alone"
   build/release/bench/ladder report results/ladder-results.json --out results/report
 fi
 exit $status
