@@ -121,9 +121,19 @@ TEST_F(NpyTest, RefusesBigEndian) {
   expect_refused("be.npy", "big-endian");
 }
 
+TEST_F(NpyTest, ReadsBooleansAsUint8) {
+  write_bytes("bool.npy", header("{'descr': '|b1', 'fortran_order': False, 'shape': (2, 2), }") +
+                              std::string("\x01\x00\x00\x01", 4));
+  Array read = read_npy(path("bool.npy"));
+  EXPECT_EQ(read.describe(), "uint8 array of shape (2, 2)");
+  EXPECT_EQ(read.view<std::uint8_t>()[0], 1);
+  EXPECT_EQ(read.view<std::uint8_t>()[1], 0);
+  EXPECT_EQ(read.view<std::uint8_t>()[3], 1);
+}
+
 TEST_F(NpyTest, RefusesUnsupportedDtypesNamingTheAcceptedOnes) {
   write_bytes("c.npy", header("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }") + "12345678");
-  expect_refused("c.npy", "accepted: uint8");
+  expect_refused("c.npy", "accepted: bool, uint8");
 }
 
 TEST_F(NpyTest, FailedWriteLeavesNothingBehind) {

@@ -43,8 +43,11 @@ with tempfile.TemporaryDirectory() as directory:
             print(f"{rung['name']}: skipped ({rung['reason']})")
             skipped += 1
             continue
-        for shape, density in cases:
-            image = (rng.random(shape) < density).astype(np.uint8)
+        for case, (shape, density) in enumerate(cases):
+            # Every other image as NumPy saves a mask (bool), the rest as uint8.
+            image = rng.random(shape) < density
+            if case % 2:
+                image = image.astype(np.uint8)
             np.save(d / "image.npy", image)
             for connectivity, structure in structures.items():
                 out = d / "labels.npy"

@@ -143,8 +143,8 @@ class Labelling final : public Problem {
     const auto& shape = image.shape();
     if (image.dtype() == DType::f32 || image.dtype() == DType::f64)
       throw UsageError("input image is a " + image.describe() +
-                       "; labelling takes a 2-D uint8 image, non-zero = foreground (or uint16, int32, uint32, int64; "
-                       "save a boolean mask with mask.astype(np.uint8))");
+                       "; labelling takes a 2-D uint8 or bool image, non-zero = foreground (or uint16, int32, uint32, "
+                       "int64)");
     if (shape.size() != 2)
       throw UsageError("input image is a " + image.describe() + "; labelling takes a 2-D image (H, W)");
     if (shape[0] == 0 || shape[1] == 0)

@@ -22,6 +22,7 @@ const char kMagic[] = "\x93NUMPY";
 DType parse_descr(const std::string& path, const std::string& descr) {
   // One-byte types may be written with '|' (NumPy's habit) or '<'.
   if (descr == "|u1" || descr == "<u1") return DType::u8;
+  if (descr == "|b1") return DType::u8;  // NumPy's bool is one byte, 0 or 1: a mask saved as it comes
   if (descr == "<u2") return DType::u16;
   if (descr == "<i4") return DType::i32;
   if (descr == "<u4") return DType::u32;
@@ -31,7 +32,7 @@ DType parse_descr(const std::string& path, const std::string& descr) {
   if (!descr.empty() && descr[0] == '>')
     throw UsageError(path + ": big-endian data ('" + descr + "') is not supported; save it little-endian");
   throw UsageError(path + ": dtype '" + descr +
-                   "' is not supported (accepted: uint8, uint16, int32, uint32, int64, float32, float64)");
+                   "' is not supported (accepted: bool, uint8, uint16, int32, uint32, int64, float32, float64)");
 }
 
 std::string descr_of(DType dtype) {
