@@ -393,11 +393,17 @@ int command_check(const Arguments& args) {
   auto cases = problem->check_cases();
   std::cout << problem->name() << ", " << track << " track"
             << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "") << ":\n";
-  int failed = 0, passed = 0, skipped = 0, todo = 0;
+  int failed = 0, passed = 0, skipped = 0, todo = 0, no_skeleton = 0;
   std::vector<std::string> passing;
   std::map<std::string, std::string> verdicts;
   for (const auto& rung : rungs) {
     const RungEntry* entry = find_rung(problem->name(), rung, track);
+    // A solution's extra rung (cuda_fft, opencl_trial, ...) is not part of the exercise.
+    if (!entry && track == kExercisesTrack && find_rung(problem->name(), rung, kSolutionsTrack)) {
+      verdicts[rung] = "no skeleton (a solution rung only, not part of the exercise)";
+      ++no_skeleton;
+      continue;
+    }
     Availability availability = entry ? backend_availability(entry->backend, options)
                                 : track == kExercisesTrack ? Availability{false, "no skeleton for it in exercises/"}
                                                            : Availability{false, "not built in this build"};
@@ -469,7 +475,7 @@ int command_check(const Arguments& args) {
   }
   for (const auto& rung : rungs) std::cout << "  " << std::left << std::setw(16) << rung << verdicts[rung] << '\n';
   std::cout << passed << " passed, " << failed << " failed, " << todo << " not implemented, " << skipped
-            << " skipped\n";
+            << " skipped" << (no_skeleton ? ", " + std::to_string(no_skeleton) + " without skeleton" : "") << '\n';
   return failed ? 1 : 0;
 }
 

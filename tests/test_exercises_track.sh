@@ -32,6 +32,11 @@ for folder in "$source_dir"/exercises/*/; do
     # A CUDA rung cannot run without a GPU: skipped is right there too.
     expect "$exercise: $rung reports itself as not implemented" "^  $rung +(not implemented|skipped)" "$work/$exercise.txt"
   done
+  # The OpenCL kernel stubs are read at run time: a stub still marked TODO leaves opencl not implemented.
+  if grep -q LADDER_TODO "$folder"/kernels/*.cl 2>/dev/null; then
+    expect "$exercise: opencl (kernel stub) reports itself as not implemented" "^  opencl +(not implemented|skipped)" \
+      "$work/$exercise.txt"
+  fi
 done
 
 # 2. A participant's copy of vector_add: serial solved, openmp off by one, OpenCL kernel solved.

@@ -1,59 +1,6 @@
 // opencl: the histogram on an OpenCL device, one histogram per work-group in
-// local memory. The host side is given; you write histogram_local in
-// kernels/histogram.cl, and rerun `ladder check` without rebuilding: the
-// track reads the file.
-#include <algorithm>
-
-#include "ladder/opencl.hpp"
-
-namespace ladder {
-namespace {
-
-class OpenClHistogram final : public OpenClRung {
- public:
-  explicit OpenClHistogram(const RungContext& context) : OpenClRung(context) {}
-
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    values_ = inputs.at("values").view<std::uint8_t>();
-    counts_ = outputs.at("counts").view<std::uint32_t>();
-    d_values_ = ClBuffer<std::uint8_t>(context(), CL_MEM_READ_ONLY, values_.size());
-    d_counts_ = ClBuffer<std::uint32_t>(context(), CL_MEM_READ_WRITE, counts_.size());
-    zero_ = build_kernel("histogram/histogram.cl", "histogram_zero");
-    count_ = build_kernel("histogram/histogram.cl", "histogram_local");
-    set_arguments(zero_, d_counts_.get());
-    set_arguments(count_, d_values_.get(), static_cast<cl_uint>(values_.size()), d_counts_.get());
-
-    // A few work-groups per compute unit, no more than the values need:
-    // the kernel's work-items stride over the values by the global size,
-    // and each group adds its own histogram to the global counts once.
-    cl_uint compute_units = 1;
-    LADDER_CL_CHECK(
-        clGetDeviceInfo(device(), CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(compute_units), &compute_units, nullptr));
-    const std::size_t wanted = std::size_t{compute_units} * kGroupsPerComputeUnit;
-    const std::size_t needed = (values_.size() + kWorkGroupSize - 1) / kWorkGroupSize;
-    global_size_ = std::min(wanted, needed) * kWorkGroupSize;
-  }
-
-  void upload() override { write(d_values_, values_); }
-  // compute() runs again and again: histogram_zero clears the counts first.
-  void compute() override {
-    enqueue(zero_, counts_.size(), 0);
-    enqueue(count_, global_size_, kWorkGroupSize);
-  }
-  void download() override { read(counts_, d_counts_); }
-
- private:
-  static constexpr std::size_t kWorkGroupSize = 256;
-  static constexpr std::size_t kGroupsPerComputeUnit = 8;
-  std::span<const std::uint8_t> values_;
-  std::span<std::uint32_t> counts_;
-  ClBuffer<std::uint8_t> d_values_;
-  ClBuffer<std::uint32_t> d_counts_;
-  cl_kernel zero_ = nullptr;
-  cl_kernel count_ = nullptr;
-  std::size_t global_size_ = kWorkGroupSize;
-};
-
-}  // namespace
-LADDER_REGISTER_RUNG(histogram, opencl, Backend::opencl, OpenClHistogram);
-}  // namespace ladder
+// local memory. The host side is the solution's, given: it launches a few
+// work-groups per compute unit, histogram_zero and then histogram_local. You
+// write histogram_local in kernels/histogram.cl, and rerun `ladder check`
+// without rebuilding: the track reads the file.
+#include "solutions/histogram/opencl.cpp"

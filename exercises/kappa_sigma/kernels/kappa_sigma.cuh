@@ -1,0 +1,102 @@
+#pragma once
+// Kappa-sigma clipping with the data on the device: the kernels of
+// kappa_sigma.cl beside this file, in CUDA (read its opening comment). The
+// kept values are those strictly inside one interval (lower, upper); the
+// median is a radix select over order-preserving keys of the floats. The
+// host launches, per iteration, clip_survey, clip_select(0), clip_refine(1),
+// clip_select(1), clip_refine(2), clip_select(2); it reads only `done`, and
+// once it is set every kernel must return at once. clip_start (before the
+// loop) and clip_mask (after it) are given.
+#include <math_constants.h>
+
+#include <cstdint>
+
+namespace {  // internal: the solution's kernels of the same names are linked into ladder too
+
+constexpr int kClipBuckets = 2048;  // 11-bit digits (the last digit has 10 bits and uses half)
+constexpr int kClipThreads = 256;   // threads per block, for every kernel but clip_start
+
+// The loop's state, on the device (the host reads `done`).
+struct ClipState {
+  double lower, upper;            // the kept values: lower < x < upper
+  double pass_lower, pass_upper;  // the last pass's bounds
+  double median, mean, std;       // the last pass's statistics
+  double shift;                   // the sums are of x - shift (the last median)
+  unsigned count;                 // values kept when the iteration began
+  unsigned iterations;            // passes that computed bounds
+  unsigned done;                  // 1: the last pass removed nothing, or everything
+  unsigned unused;
+  unsigned prefix[2];  // the key bits found so far of the two middle values
+  unsigned rank[2];    // their ranks among the kept values sharing those bits
+};
+
+// Unsigned keys in the order of the floats: flip the sign bit of positives,
+// every bit of negatives.
+__device__ __forceinline__ unsigned float_key(float x) {
+  const unsigned bits = __float_as_uint(x);
+  return bits ^ ((bits >> 31) ? 0xFFFFFFFFu : 0x80000000u);
+}
+__device__ __forceinline__ float key_float(unsigned key) {
+  return __uint_as_float(key ^ ((key >> 31) ? 0x80000000u : 0xFFFFFFFFu));
+}
+
+// Given: one thread, before the loop.
+__global__ void clip_start(const float* values, unsigned n, ClipState* state) {
+  state->lower = -CUDART_INF;
+  state->upper = CUDART_INF;
+  state->shift = values[0];  // a constant image then sums exact zeros: std 0
+  state->count = n;
+  state->iterations = 0;
+  state->done = 0;
+}
+
+// The grid holds as many blocks as fit on the GPU at once; threads stride
+// over the n values. Writes partials[3b + 0, 1, 2] = this block's count,
+// Σ(x - shift), Σ(x - shift)² (doubles) over the kept values, and adds to
+// counts[0 .. kClipBuckets) the histogram of float_key(x) >> 21.
+__global__ void clip_survey(const float* __restrict__ values, unsigned n, const ClipState* state, double* partials,
+                            unsigned* counts) {
+  // TODO: a histogram in __shared__ memory, sums reduced over the block.
+}
+
+// Pass 1: for the kept values whose top 11 key bits equal prefix[0]
+// (prefix[1]), adds the histogram of key bits 20-10 to counts[0 ..
+// kClipBuckets) (counts[kClipBuckets ..)); pass 2: the same with the top 22
+// bits and bits 9-0. When both prefixes are equal, only the first counts.
+__global__ void clip_refine(const float* __restrict__ values, unsigned n, const ClipState* state, unsigned* counts,
+                            int pass) {
+  // TODO
+}
+
+// One block of kClipThreads threads; the contract of clip_select in
+// kappa_sigma.cl: pass 0 adds the `blocks` partials in a fixed order, sets
+// done or mean, std, count and the two middle ranks; every pass finds the
+// bucket of each middle value's rank and clears counts; after pass 2, the
+// median, the pass's bounds and the kept interval, shift, iterations + 1.
+__global__ void clip_select(ClipState* state, const double* partials, unsigned blocks, unsigned* counts, int pass,
+                            double kappa) {
+  // TODO: a scan over the bins' totals finds the bucket of a rank.
+}
+
+// Given: the mask of the kept values, and the statistics (count, median,
+// mean, std, iterations, lower, upper; NaN for the first three when nothing
+// was kept).
+__global__ void clip_mask(const float* __restrict__ values, unsigned n, const ClipState* state, std::uint8_t* mask,
+                          double* statistics) {
+  const double lower = state->lower, upper = state->upper;
+  for (unsigned i = blockIdx.x * kClipThreads + threadIdx.x; i < n; i += gridDim.x * kClipThreads) {
+    const float x = values[i];
+    mask[i] = x > lower && x < upper;
+  }
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  const bool empty = state->count == 0;
+  statistics[0] = state->count;
+  statistics[1] = empty ? CUDART_NAN : state->median;
+  statistics[2] = empty ? CUDART_NAN : state->mean;
+  statistics[3] = empty ? CUDART_NAN : state->std;
+  statistics[4] = state->iterations;
+  statistics[5] = state->pass_lower;
+  statistics[6] = state->pass_upper;
+}
+
+}  // namespace

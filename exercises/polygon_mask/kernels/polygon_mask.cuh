@@ -1,0 +1,27 @@
+#pragma once
+// mask[y * width + x] = 1 when the point (x, y) is inside the polygon of n
+// vertices by the even-odd rule, else 0. Vertex i is
+// c_polygon_vertices[i] (.x, .y); edge i runs from vertex i to vertex
+// (i + 1) % n.
+#include <cstdint>
+
+namespace {  // internal: the solution's kernel of the same name is linked into ladder too
+
+constexpr int kMaxPolygonVertices = 4096;  // 64 KiB: all the constant memory a kernel may use
+
+// The vertices, copied here by the host (cudaMemcpyToSymbolAsync).
+__constant__ double2 c_polygon_vertices[kMaxPolygonVertices];
+
+// The host launches rows of blocks: block b lies in row b / blocks_per_row,
+// one pixel per thread from the row's start. The row's last block
+// overhangs it: some threads have no pixel.
+__global__ void polygon_mask_per_pixel(unsigned n, unsigned width, unsigned blocks_per_row,
+                                       std::uint8_t* __restrict__ mask) {
+  // TODO: this thread's row y and column x (blockIdx, blockDim, threadIdx),
+  // a bounds check, then naive's loop over the edges for the point (x, y)
+  // (solutions/polygon_mask/naive.cpp has the crossing test). nvcc fuses
+  // a * b + c into one FMA, which rounds differently from the reference:
+  // __dmul_rn(a, b) is a product it never fuses.
+}
+
+}  // namespace

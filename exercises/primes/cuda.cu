@@ -1,0 +1,64 @@
+// cuda: the segmented sieve as a CUDA kernel (kernels/primes.cuh), one
+// segment per block in shared memory. The host side is given: the base
+// primes (found once here), the buffers, the launch, the copy back.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "kernels/primes.cuh"
+#include "ladder/cuda.cuh"
+#include "ladder/error.hpp"
+
+namespace ladder {
+namespace {
+
+class CudaPrimes final : public CudaRung {
+ public:
+  explicit CudaPrimes(const RungContext& context) : CudaRung(context) {}
+
+  void prepare(const Arrays&, Arrays& outputs) override {
+    flags_ = outputs.at("flags").view<std::uint8_t>();
+    const std::uint64_t odds = (flags_.size() + 1) / 2;
+    d_flags_ = DeviceBuffer<std::uint8_t>(flags_.size());
+    blocks_ = static_cast<unsigned>((odds + kSieveSegment - 1) / kSieveSegment);
+
+    // The base primes 3 <= p <= sqrt(n), with a plain sieve on the host.
+    const auto root = static_cast<std::uint32_t>(std::sqrt(static_cast<double>(2 * odds))) + 1;
+    std::vector<std::uint8_t> composite(root + 1, 0);
+    std::vector<std::uint32_t> primes;
+    for (std::uint32_t p = 3; p <= root; p += 2) {
+      if (composite[p]) continue;
+      primes.push_back(p);
+      for (std::uint64_t m = std::uint64_t{p} * p; m <= root; m += 2 * p) composite[m] = 1;
+    }
+    prime_count_ = static_cast<std::uint32_t>(primes.size());
+    small_count_ =
+        static_cast<std::uint32_t>(std::lower_bound(primes.begin(), primes.end(), kSieveThreads) - primes.begin());
+    d_primes_ = DeviceBuffer<std::uint32_t>(primes.size());
+    LADDER_CUDA_CHECK(
+        cudaMemcpy(d_primes_.data(), primes.data(), primes.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    LADDER_TODO(
+        "cuda: write the kernel in exercises/primes/kernels/primes.cuh, then delete this line "
+        "(in prepare() of exercises/primes/cuda.cu) and rebuild");
+  }
+
+  void compute() override {
+    if (blocks_ == 0) return;  // n = 0: no flags
+    primes_sieve<<<blocks_, kSieveThreads, 0, stream()>>>(d_primes_.data(), small_count_, prime_count_, flags_.size(),
+                                                          d_flags_.data());
+    LADDER_CUDA_CHECK_LAUNCH();
+  }
+  void download() override { copy_to_host(flags_, d_flags_); }
+
+ private:
+  std::span<std::uint8_t> flags_;
+  DeviceBuffer<std::uint8_t> d_flags_;
+  DeviceBuffer<std::uint32_t> d_primes_;
+  std::uint32_t small_count_ = 0;  // the base primes below kSieveThreads
+  std::uint32_t prime_count_ = 0;
+  unsigned blocks_ = 0;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(primes, cuda, Backend::cuda, CudaPrimes);
+}  // namespace ladder
