@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Every time a README quotes from a committed run is still in that run.
 
-The convention (README.md, "Numbers in the READMEs"): a section that quotes
-a run starts with a line `Committed in [name](path/to/reports/runs/DIR)`,
-and every time figure (`637 µs`, `2.40 ms`, `3.60 s`) in a table row of
-that section, up to the next heading, is a figure of that run. Such a
+The convention (README.md, "Reference runs, and the numbers in the
+READMEs"): a passage that quotes a run links to it, `[...](path/to/
+reports/runs/DIR)` or `.../DIR/FILE.json`, and every time figure (`637 µs`,
+`2.40 ms`, `3.60 s`) in a table row after the link, up to the next heading
+or the next such link, is a figure of that run. Such a
 figure must equal, to the digits shown, some number in the run's files:
 the results JSON (seconds, or milliseconds in keys ending `_ms`), the
 peers' JSON lines, or a time printed in the run's logs.
@@ -19,7 +20,7 @@ from pathlib import Path
 
 UNITS = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9}
 TIME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(ms|µs|us|ns|s)\b")
-RUN_LINK = re.compile(r"Committed in \[[^\]]*\]\(([^)]*)\)")
+RUN_LINK = re.compile(r"\[[^\]]*\]\(([^)]*reports/runs/[^)]*)\)")
 
 
 def times_in(value, key=""):
@@ -40,9 +41,9 @@ def times_in(value, key=""):
 
 
 def times_of_run(folder):
-    """All the times a run's files hold, in seconds."""
+    """All the times a run's files hold (a folder's, or one file's), in seconds."""
     times = []
-    for path in sorted(folder.rglob("*")):
+    for path in [folder] if folder.is_file() else sorted(folder.rglob("*")):
         if path.suffix == ".json":
             times.extend(times_in(json.loads(path.read_text())))
         elif path.suffix == ".jsonl":
@@ -71,8 +72,8 @@ def main():
             link = RUN_LINK.search(line)
             if link:
                 run = (readme.parent / link.group(1)).resolve()
-                if not run.is_dir():
-                    failures.append(f"{readme}:{number}: {link.group(1)} is not a folder")
+                if not run.exists():
+                    failures.append(f"{readme.relative_to(source)}:{number}: {link.group(1)} does not exist")
                     run = None
                     continue
                 times = times_of_run(run)
