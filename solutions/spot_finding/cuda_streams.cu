@@ -1,0 +1,126 @@
+// cuda_streams: the cuda rung's kernel, with the copies overlapped. The
+// stack goes up, is computed and comes back in chunks of a few frames,
+// dealt round-robin to four streams: while chunk c computes, chunk c + 1 is
+// uploading and chunk c - 1 downloading, so the PCIe link never waits for
+// the GPU. Copies overlap only from page-locked memory: prepare() pins the
+// harness's buffers in place when --pinned has not already.
+//
+// Overlapping the copies is this rung's whole idea, so its compute step is
+// host input to host output (upload and download are empty): its compute
+// time is its transfer-inclusive time, to set beside the cuda rung's.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "bench/problems/spot_finding.hpp"
+#include "kernels/spot_finding/dispersion.cuh"
+#include "ladder/cuda.cuh"
+
+namespace ladder {
+namespace {
+
+using spot_finding::Settings;
+
+constexpr int kStreams = 4;
+constexpr std::size_t kChunkInputBytes = 4 << 20;  // ~2 frames of 512 × 1028: many chunks, each copy long enough
+
+class CudaStreamsSpotFinding final : public CudaRung {
+ public:
+  explicit CudaStreamsSpotFinding(const RungContext& context)
+      : CudaRung(context), settings_(spot_finding::settings_of(context.params)) {}
+
+  ~CudaStreamsSpotFinding() override {
+    // No checks: destructors must not throw. Nothing may still be copying
+    // from or to the host ranges when they are unpinned.
+    for (cudaStream_t s : streams_) {
+      if (!s) continue;
+      cudaStreamSynchronize(s);
+      cudaStreamDestroy(s);
+    }
+    for (cudaEvent_t e : done_)
+      if (e) cudaEventDestroy(e);
+    if (begin_) cudaEventDestroy(begin_);
+    for (void* p : registered_) cudaHostUnregister(p);
+  }
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = inputs.at("image").view<std::uint16_t>();
+    mask_ = inputs.at("mask").view<std::uint8_t>();
+    signal_ = outputs.at("signal").view<std::uint8_t>();
+    stack_ = spot_finding::stack_of(inputs.at("image"));
+    d_image_ = DeviceBuffer<std::uint16_t>(image_.size());
+    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
+    d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
+    if (!CudaRung::uses_pinned_memory()) {
+      pin(image_.data(), image_.size_bytes());
+      pin(mask_.data(), mask_.size_bytes());
+      pin(signal_.data(), signal_.size_bytes());
+    }
+    for (int s = 0; s < kStreams; ++s) {
+      LADDER_CUDA_CHECK(cudaStreamCreateWithFlags(&streams_[s], cudaStreamNonBlocking));
+      LADDER_CUDA_CHECK(cudaEventCreateWithFlags(&done_[s], cudaEventDisableTiming));
+    }
+    LADDER_CUDA_CHECK(cudaEventCreateWithFlags(&begin_, cudaEventDisableTiming));
+    frames_per_chunk_ = std::max<std::size_t>(1, kChunkInputBytes / (3 * stack_.frame_pixels()));
+    tiles_ = dim3((unsigned(stack_.width) + kTileWidth - 1) / kTileWidth,
+                  (unsigned(stack_.height) + kTileHeight - 1) / kTileHeight);
+    shared_bytes_ = dispersion_shared_bytes(settings_.kernel_size);
+    // sqrt(2 (m - 1)) of a full window, rounded as the device's sqrt rounds it.
+    root_full_ = std::sqrt(2 * (static_cast<double>(settings_.window()) - 1));
+  }
+
+  void compute() override {
+    // The worker streams start after whatever the rung's stream holds (the
+    // harness's start event) and the rung's stream ends after all of them.
+    LADDER_CUDA_CHECK(cudaEventRecord(begin_, stream()));
+    for (cudaStream_t s : streams_) LADDER_CUDA_CHECK(cudaStreamWaitEvent(s, begin_, 0));
+    const std::size_t n = stack_.frame_pixels();
+    for (std::size_t first = 0, chunk = 0; first < stack_.frames; first += frames_per_chunk_, ++chunk) {
+      cudaStream_t s = streams_[chunk % kStreams];
+      const std::size_t frames = std::min(frames_per_chunk_, stack_.frames - first);
+      const std::size_t at = first * n, count = frames * n;
+      LADDER_CUDA_CHECK(cudaMemcpyAsync(d_image_.data() + at, image_.data() + at, count * sizeof(std::uint16_t),
+                                        cudaMemcpyHostToDevice, s));
+      LADDER_CUDA_CHECK(cudaMemcpyAsync(d_mask_.data() + at, mask_.data() + at, count, cudaMemcpyHostToDevice, s));
+      launch_dispersion_mask(dim3(tiles_.x, tiles_.y, unsigned(frames)), shared_bytes_, s, d_image_.data() + at,
+                             d_mask_.data() + at, d_signal_.data() + at, int(stack_.height), int(stack_.width),
+                             settings_, root_full_);
+      LADDER_CUDA_CHECK_LAUNCH();
+      LADDER_CUDA_CHECK(cudaMemcpyAsync(signal_.data() + at, d_signal_.data() + at, count, cudaMemcpyDeviceToHost, s));
+    }
+    for (int s = 0; s < kStreams; ++s) {
+      LADDER_CUDA_CHECK(cudaEventRecord(done_[s], streams_[s]));
+      LADDER_CUDA_CHECK(cudaStreamWaitEvent(stream(), done_[s], 0));
+    }
+  }
+
+  bool uses_pinned_memory() const override { return true; }
+
+ private:
+  void pin(const void* p, std::size_t bytes) {
+    void* address = const_cast<void*>(p);
+    LADDER_CUDA_CHECK(cudaHostRegister(address, bytes ? bytes : 1, cudaHostRegisterDefault));
+    registered_.push_back(address);
+  }
+
+  Settings settings_;
+  std::span<const std::uint16_t> image_;
+  std::span<const std::uint8_t> mask_;
+  std::span<std::uint8_t> signal_;
+  spot_finding::Stack stack_;
+  DeviceBuffer<std::uint16_t> d_image_;
+  DeviceBuffer<std::uint8_t> d_mask_;
+  DeviceBuffer<std::uint8_t> d_signal_;
+  std::array<cudaStream_t, kStreams> streams_{};
+  std::array<cudaEvent_t, kStreams> done_{};
+  cudaEvent_t begin_ = nullptr;
+  std::vector<void*> registered_;  // host ranges this rung pinned
+  std::size_t frames_per_chunk_ = 1;
+  dim3 tiles_;
+  std::size_t shared_bytes_ = 0;
+  double root_full_ = 0;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(spot_finding, cuda_streams, Backend::cuda, CudaStreamsSpotFinding);
+}  // namespace ladder

@@ -1,0 +1,83 @@
+// opencl: tiles in local memory (kernels/spot_finding/dispersion.cl). A
+// work-group loads its 32 × 32 tile and the k-pixel halo around it
+// together, every work-item a few pixels, then sums across and down in
+// local memory: 2(2k+1) additions a pixel, and every global byte read about
+// once. The program is built for the run's k, so the local arrays have
+// fixed sizes. DIALS' test needs double precision (cl_khr_fp64).
+#include "ladder/opencl.hpp"
+
+#include <cmath>
+
+#include "bench/problems/spot_finding.hpp"
+#include "ladder/error.hpp"
+
+namespace ladder {
+namespace {
+
+using spot_finding::Settings;
+
+constexpr int kTileWidth = 32, kTileHeight = 32, kGroupRows = 8;
+
+class OpenClSpotFinding final : public OpenClRung {
+ public:
+  explicit OpenClSpotFinding(const RungContext& context)
+      : OpenClRung(context), settings_(spot_finding::settings_of(context.params)) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = inputs.at("image").view<std::uint16_t>();
+    mask_ = inputs.at("mask").view<std::uint8_t>();
+    signal_ = outputs.at("signal").view<std::uint8_t>();
+    const spot_finding::Stack stack = spot_finding::stack_of(inputs.at("image"));
+
+    cl_device_fp_config fp64 = 0;
+    LADDER_CL_CHECK(clGetDeviceInfo(device(), CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp64), &fp64, nullptr));
+    if (fp64 == 0)
+      throw DeviceError("DIALS' test is evaluated in double precision; this OpenCL device has no cl_khr_fp64");
+    std::size_t max_group = 0;
+    LADDER_CL_CHECK(clGetDeviceInfo(device(), CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof(max_group), &max_group, nullptr));
+    if (max_group < kGroupItems)
+      throw DeviceError("the dispersion kernel needs work-groups of " + std::to_string(kGroupItems) +
+                        " work-items; this device allows " + std::to_string(max_group));
+
+    d_image_ = ClBuffer<cl_ushort>(context(), CL_MEM_READ_ONLY, image_.size());
+    d_mask_ = ClBuffer<cl_uchar>(context(), CL_MEM_READ_ONLY, mask_.size());
+    d_signal_ = ClBuffer<cl_uchar>(context(), CL_MEM_WRITE_ONLY, signal_.size());
+
+    // The launch: one group per tile, the tiles of every frame in a row.
+    const auto height = static_cast<cl_int>(stack.height), width = static_cast<cl_int>(stack.width);
+    const cl_int across = (width + kTileWidth - 1) / kTileWidth, down = (height + kTileHeight - 1) / kTileHeight;
+    groups_ = static_cast<std::size_t>(across) * static_cast<std::size_t>(down) * stack.frames;
+    const std::string options = "-DRADIUS=" + std::to_string(settings_.kernel_size) +
+                                " -DTILE_W=" + std::to_string(kTileWidth) + " -DTILE_H=" + std::to_string(kTileHeight) +
+                                " -DGROUP_ROWS=" + std::to_string(kGroupRows);
+    kernel_ = build_kernel("spot_finding/dispersion.cl", "dispersion_mask", options);
+    set_arguments(kernel_, d_image_.get(), d_mask_.get(), d_signal_.get(), height, width, across, down,
+                  static_cast<cl_uint>(settings_.min_count), settings_.threshold, settings_.sigma_b, settings_.sigma_s,
+                  std::sqrt(2 * (static_cast<double>(settings_.window()) - 1)));  // as the device's sqrt rounds it
+  }
+
+  void upload() override {
+    write(d_image_, image_);
+    write(d_mask_, mask_);
+  }
+
+  void compute() override { enqueue(kernel_, groups_ * kGroupItems, kGroupItems); }
+
+  void download() override { read(signal_, d_signal_); }
+
+ private:
+  static constexpr std::size_t kGroupItems = kTileWidth * kGroupRows;
+  Settings settings_;
+  std::span<const std::uint16_t> image_;
+  std::span<const std::uint8_t> mask_;
+  std::span<std::uint8_t> signal_;
+  ClBuffer<cl_ushort> d_image_;
+  ClBuffer<cl_uchar> d_mask_;
+  ClBuffer<cl_uchar> d_signal_;
+  std::size_t groups_ = 0;
+  cl_kernel kernel_ = nullptr;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(spot_finding, opencl, Backend::opencl, OpenClSpotFinding);
+}  // namespace ladder
