@@ -1,0 +1,44 @@
+// openmp: the serial rung's sorted window, with the rows of every frame
+// shared out among the threads (frames × rows as one loop, so that a single
+// large frame and a stack of small ones both keep every thread busy). Each
+// row is read-only input and written by one thread: no thread waits.
+#include "ladder/registry.hpp"
+#include "sorted_window.hpp"
+
+namespace ladder {
+namespace {
+
+class OpenMpMedianFilter final : public HostRung {
+ public:
+  explicit OpenMpMedianFilter(const RungContext& context) : settings_(median_filter::settings_of(context.params)) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = &inputs.at("image");
+    output_ = &outputs.at("output");
+  }
+
+  void compute() override {
+    median_filter::with_pixel_type(image_->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const median_filter::Stack stack = median_filter::stack_of(*image_);
+      const median_filter::SortedWindowFilter<T> filter(image_->view<T>().data(), output_->view<T>().data(), stack,
+                                                        settings_);
+      const long height = long(stack.height), rows = long(stack.frames) * height;
+#pragma omp parallel
+      {
+        std::vector<T> window;  // each thread's own
+#pragma omp for schedule(static)
+        for (long row = 0; row < rows; ++row) filter.row(std::size_t(row / height), row % height, window);
+      }
+    });
+  }
+
+ private:
+  median_filter::Settings settings_;
+  const Array* image_ = nullptr;
+  Array* output_ = nullptr;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(median_filter, openmp, Backend::openmp, OpenMpMedianFilter);
+}  // namespace ladder
