@@ -1,0 +1,76 @@
+// cuda: the opencl rung's tiles in shared memory (kernels/dispersion.cuh):
+// one block per 32 × 32 tile of a frame, the whole stack in one launch
+// (blockIdx.z is the frame). The host side is given: buffers, copies, the
+// launch.
+#include <cmath>
+
+#include "bench/problems/spot_finding.hpp"
+#include "kernels/dispersion.cuh"
+#include "ladder/cuda.cuh"
+#include "ladder/error.hpp"
+
+namespace ladder {
+namespace {
+
+using spot_finding::Settings;
+
+class CudaSpotFinding final : public CudaRung {
+ public:
+  explicit CudaSpotFinding(const RungContext& context)
+      : CudaRung(context), settings_(spot_finding::settings_of(context.params)) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = inputs.at("image").view<std::uint16_t>();
+    mask_ = inputs.at("mask").view<std::uint8_t>();
+    signal_ = outputs.at("signal").view<std::uint8_t>();
+    stack_ = spot_finding::stack_of(inputs.at("image"));
+    d_image_ = DeviceBuffer<std::uint16_t>(image_.size());
+    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
+    d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
+    // The launch: a tile per block, a grid layer per frame (validate()
+    // refuses more than 65535 frames).
+    grid_ = dim3((unsigned(stack_.width) + kTileWidth - 1) / kTileWidth,
+                 (unsigned(stack_.height) + kTileHeight - 1) / kTileHeight, unsigned(stack_.frames));
+    shared_bytes_ = dispersion_shared_bytes(settings_.kernel_size);
+    if (shared_bytes_ > properties().sharedMemPerBlock)
+      throw DeviceError("cuda: the dispersion kernel asks for " + std::to_string(shared_bytes_) +
+                        " bytes of shared memory a block at k = " + std::to_string(settings_.kernel_size) +
+                        "; a block may use " + std::to_string(properties().sharedMemPerBlock) +
+                        " (see dispersion_shared_bytes)");
+    // sqrt(2 (m - 1)) of a full window, rounded as the device's sqrt rounds it.
+    root_full_ = std::sqrt(2 * (static_cast<double>(settings_.window()) - 1));
+    LADDER_TODO(
+        "cuda: write the kernel in exercises/spot_finding/kernels/dispersion.cuh, then delete this line "
+        "(in prepare() of exercises/spot_finding/cuda.cu) and rebuild");
+  }
+
+  void upload() override {
+    copy_to_device(d_image_, image_);
+    copy_to_device(d_mask_, mask_);
+  }
+
+  void compute() override {
+    launch_dispersion_mask(grid_, shared_bytes_, stream(), d_image_.data(), d_mask_.data(), d_signal_.data(),
+                           int(stack_.height), int(stack_.width), settings_, root_full_);
+    LADDER_CUDA_CHECK_LAUNCH();
+  }
+
+  void download() override { copy_to_host(signal_, d_signal_); }
+
+ private:
+  Settings settings_;
+  std::span<const std::uint16_t> image_;
+  std::span<const std::uint8_t> mask_;
+  std::span<std::uint8_t> signal_;
+  spot_finding::Stack stack_;
+  DeviceBuffer<std::uint16_t> d_image_;
+  DeviceBuffer<std::uint8_t> d_mask_;
+  DeviceBuffer<std::uint8_t> d_signal_;
+  dim3 grid_;
+  std::size_t shared_bytes_ = 0;
+  double root_full_ = 0;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(spot_finding, cuda, Backend::cuda, CudaSpotFinding);
+}  // namespace ladder
