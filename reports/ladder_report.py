@@ -18,6 +18,7 @@ import csv
 import html
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 from ladder_results import fail as fail_with, load_results
@@ -221,7 +222,8 @@ def speedup_chart(entry, directory, written):
     handles = [plt.Rectangle((0, 0), 1, 1, color=KIND_COLOURS[k]) for k in ("compute", "transfer")]
     handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="none", edgecolor="#7f8c8d", hatch="//"))
     axes[1].legend(handles, ["compute-only", "transfer-inclusive", "skipped / failed"], fontsize=8, loc="upper left")
-    fig.suptitle(run_title(entry))
+    fig.suptitle(textwrap.fill(run_title(entry), 100))  # long parameter lists wrap, not widen the figure
+    fig.tight_layout()  # room for a title of two lines above the panels' own
     stem = f"{run_label(entry)}-speedup"
     save(fig, directory, stem, written)
     return stem
@@ -243,15 +245,18 @@ def merged_ladder(results):
 
 
 def overview_chart(results, directory, written):
-    fig, axis = plt.subplots(figsize=(8, 4.5))
+    fig, axis = plt.subplots(figsize=(9, 4.5))
     order = merged_ladder(results)
     plotted = False
+    exercises = [entry["exercise"] for entry in results["results"]]
     for entry in results["results"]:
         points = [(order.index(row["rung"]), figure(row, "speedup", "vs_naive", "compute")) for row in entry["rungs"]]
         points = [(x, v) for x, v in points if v]
         if not points:
             continue
-        axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=run_title(entry))
+        # The exercise's name, unless the run holds it more than once (a sweep): then its parameters too.
+        label = entry["exercise"] if exercises.count(entry["exercise"]) == 1 else run_title(entry)
+        axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label)
         for row in entry["rungs"]:
             if row["status"] != "ok":
                 axis.plot(order.index(row["rung"]), 1.0, marker="x", color=STATUS_COLOURS[row["status"]], markersize=9)
@@ -264,7 +269,7 @@ def overview_chart(results, directory, written):
     axis.set_ylabel("compute-only speed-up over naive (×, log scale)")
     axis.set_title("Every exercise's ladder (× marks a skipped or failed rung)")
     axis.grid(which="both", alpha=0.3)
-    axis.legend(fontsize=7)
+    axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the lines, not over them
     save(fig, directory, "overview", written)
     return "overview"
 
