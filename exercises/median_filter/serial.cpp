@@ -1,0 +1,49 @@
+// serial: the same medians as naive.cpp without sorting k² values for every
+// pixel. Neighbouring windows along a row share all but one column: keep
+// the window sorted as it slides, and the median is its middle element.
+#include <algorithm>
+#include <vector>
+
+#include "bench/problems/median_filter.hpp"
+#include "ladder/error.hpp"
+#include "ladder/registry.hpp"
+
+namespace ladder {
+namespace {
+
+class SerialMedianFilter final : public HostRung {
+ public:
+  explicit SerialMedianFilter(const RungContext& context) : settings_(median_filter::settings_of(context.params)) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = &inputs.at("image");
+    output_ = &outputs.at("output");
+    stack_ = median_filter::stack_of(*image_);  // frames × height × width, row-major
+    // TODO (optional): anything compute() reuses on every call, such as a
+    // table of reflected column indices, is best made here, once.
+  }
+
+  void compute() override {
+    // TODO: output_ = naive.cpp's output, bit for bit (task sheet, step 1):
+    // for every pixel the middle of its sorted k×k window (k =
+    // settings_.size), borders by median_filter::reflect, and
+    // median_filter::choose(pixel, median, settings_) for what is written.
+    // The image is float32, float64 or uint16: median_filter::with_pixel_type
+    // calls a generic lambda with the C++ type, as naive.cpp's compute()
+    // does. When the window moves one pixel to the right, which values
+    // leave it and which enter, and how much of the sorted order survives?
+    LADDER_TODO(
+        "serial: write the sliding median in compute() of exercises/median_filter/serial.cpp, then delete this "
+        "line");
+  }
+
+ private:
+  median_filter::Settings settings_;
+  const Array* image_ = nullptr;
+  Array* output_ = nullptr;
+  median_filter::Stack stack_;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(median_filter, serial, Backend::host, SerialMedianFilter);
+}  // namespace ladder
