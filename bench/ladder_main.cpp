@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 #include <unistd.h>
 
@@ -42,7 +43,11 @@ commands:
   generate EXERCISE --out DIR [--size NAME] [--param K=V] [--seed S]
                                       write the generated inputs and the reference outputs as .npy
   report RESULTS.json [--out DIR]     tables (Markdown, CSV), charts (PNG, SVG), one HTML page
-  compare A.json B.json               do two runs agree? (noise-aware: Mann-Whitney on the samples)
+  compare A.json B.json [--device-floor F] [--host-floor F]
+                                      do two runs agree? judged against the spread between
+                                      each run's replicates (ladder run --replicates N)
+  reproduce RUN [--out DIR]           rerun a reference run (a results file or a folder of
+                                      them, e.g. reports/runs/...) here, and compare
 
 run options:
   --variants A,B     rungs to run (default: the whole ladder)
@@ -59,6 +64,9 @@ run options:
   --time-budget S    seconds one rung may take (default 60): a rung predicted to take
                      longer for one run is skipped, a slow one gets fewer repetitions
   --repetitions N    at least N repetitions per figure (default 10)
+  --replicates N     run everything N times, interleaved (replicate 1 of every exercise, then
+                     replicate 2, ...), and record the spread between the replicates' medians:
+                     what a rerun on this machine would see (default 1; reference runs: 3)
   --out FILE         results JSON (default ladder-results.json)
   --host-bandwidth GB/s, --device-bandwidth GB/s
                      take the ceilings from these figures instead of measuring
@@ -86,17 +94,18 @@ const std::set<std::string> kValueOptions = {"--variants",  "--variant",        
                                              "--seed",      "--threads",        "--out",            "--input",
                                              "--output",    "--track",          "--min-time",       "--repetitions",
                                              "--cuda-device", "--opencl-device", "--host-bandwidth", "--device-bandwidth",
-                                             "--sweep", "--alpha", "--tolerance", "--time-budget"};
+                                             "--sweep", "--device-floor", "--host-floor", "--time-budget", "--replicates"};
 const std::map<std::string, std::set<std::string>> kCommandOptions = {
     {"list", {"--json"}},
     {"devices", {"--json"}},
     {"run", {"--variants", "--track", "--size", "--param", "--sweep", "--time-budget", "--seed", "--threads", "--pinned", "--warm", "--out", "--min-time",
-             "--repetitions", "--host-bandwidth", "--device-bandwidth"}},
+             "--repetitions", "--replicates", "--host-bandwidth", "--device-bandwidth"}},
     {"check", {"--variants", "--track", "--size", "--threads"}},
     {"solve", {"--variant", "--input", "--output", "--param", "--threads", "--pinned"}},
     {"report", {"--out"}},
     {"generate", {"--out", "--size", "--param", "--seed"}},
-    {"compare", {"--alpha", "--tolerance"}},
+    {"compare", {"--device-floor", "--host-floor"}},
+    {"reproduce", {"--out", "--device-floor", "--host-floor"}},
 };
 
 Arguments parse(int argc, char** argv) {
@@ -106,7 +115,7 @@ Arguments parse(int argc, char** argv) {
   if (args.command == "--help" || args.command == "-h" || args.command == "help") return args;
   auto allowed = kCommandOptions.find(args.command);
   if (allowed == kCommandOptions.end())
-    throw UsageError("unknown command '" + args.command + "' (accepted: list, devices, run, check, solve, generate, report, compare)");
+    throw UsageError("unknown command '" + args.command + "' (accepted: list, devices, run, check, solve, generate, report, compare, reproduce)");
   for (int i = 2; i < argc; ++i) {
     std::string word = argv[i];
     if (word.rfind("--", 0) != 0) {
@@ -278,6 +287,31 @@ std::string checked_track(const Arguments& args) {
   return track;
 }
 
+// After a run with replicates: each row's spread between the replicates'
+// medians, and a warning for every row whose spread is high.
+void print_replicate_spreads(const nlohmann::json& results) {
+  std::cout << "spread between replicates (max - min of the replicate medians, over their median):\n";
+  int high = 0;
+  for (const auto& entry : results) {
+    for (const auto& row : entry["rungs"]) {
+      if (row["status"] != "ok") continue;
+      const auto& t = row["timings"];
+      std::cout << "  " << std::left << std::setw(14) << entry["exercise"].get<std::string>() << std::setw(16)
+                << row["rung"].get<std::string>() << std::right << std::setw(11)
+                << format_time(t["compute"]["median_s"]) << std::fixed << std::setprecision(1) << std::setw(7)
+                << t["compute"]["replicate_spread"].get<double>() * 100 << " %" << std::setw(11)
+                << format_time(t["transfer"]["median_s"]) << std::setw(7)
+                << t["transfer"]["replicate_spread"].get<double>() * 100 << " %"
+                << (row.value("high_spread", false) ? "   high spread" : "") << '\n';
+      high += row.value("high_spread", false);
+    }
+  }
+  std::cout << std::defaultfloat;
+  if (high)
+    std::cerr << "warning: " << high << " row(s) vary by more than " << kHighSpread * 100
+              << " % between replicates: this machine cannot reproduce them more closely\n";
+}
+
 int command_run(const Arguments& args, const std::string& line) {
   RunOptions options = run_options(args);
   TimingPolicy policy;
@@ -288,6 +322,7 @@ int command_run(const Arguments& args, const std::string& line) {
   if (args.flag("--time-budget")) policy.time_budget = parse_positive("--time-budget", args.value("--time-budget"));
   std::uint64_t seed = args.flag("--seed") ? parse_integer("--seed", args.value("--seed"), 0, 1L << 62) : 1;
   std::string out = args.value("--out", "ladder-results.json");
+  const int replicates = args.flag("--replicates") ? static_cast<int>(parse_integer("--replicates", args.value("--replicates"), 1, 100)) : 1;
   Params overrides = parameter_overrides(args);
 
   std::vector<RunRequest> requests;
@@ -320,6 +355,13 @@ int command_run(const Arguments& args, const std::string& line) {
   // A device named on the command line must be there before any work starts.
   for (Backend backend : backends) backend_availability(backend, options);
 
+  // A reference run starts on an idle machine: say so when it does not.
+  const HostLoad load_before = read_host_load();
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (load_before.one_minute > cores)
+    std::cerr << "warning: the machine is loaded (load average " << load_before.one_minute << " on " << cores
+              << " hardware threads): timings will be slow and noisy, and this is not a reference run\n";
+
   // The ceilings, measured once per run (or given).
   Ceilings ceilings;
 #ifdef _OPENMP
@@ -330,8 +372,9 @@ int command_run(const Arguments& args, const std::string& line) {
   if (args.flag("--host-bandwidth")) {
     ceilings.host_bytes_per_s = parse_positive("--host-bandwidth", args.value("--host-bandwidth")) * 1e9;
   } else {
-    std::cerr << "measuring host memory bandwidth...\n";
-    ceilings.host_bytes_per_s = measure_host_bandwidth();
+    std::cerr << "measuring host memory bandwidth (STREAM copy, add, triad)...\n";
+    ceilings.host_measurement = measure_host_bandwidth();
+    ceilings.host_bytes_per_s = ceilings.host_measurement.bytes_per_s;
   }
   auto device_ceilings = [&](Backend backend, auto measure) -> std::optional<DeviceCeilings> {
     if (!backends.count(backend) || !backend_availability(backend, options).available) return std::nullopt;
@@ -346,11 +389,23 @@ int command_run(const Arguments& args, const std::string& line) {
 
   Harness harness(options, policy, ceilings, std::cout);
   bool any_failed = false;
+  // Replicates interleaved: every request once, then every request again,
+  // so that a drift of the machine during the run shows up as spread.
+  std::vector<std::vector<nlohmann::json>> passes(requests.size());
+  for (int replicate = 1; replicate <= replicates; ++replicate) {
+    if (replicates > 1) std::cout << "== replicate " << replicate << " of " << replicates << '\n';
+    for (std::size_t i = 0; i < requests.size(); ++i) passes[i].push_back(harness.run(requests[i], any_failed));
+  }
   nlohmann::json results = nlohmann::json::array();
-  for (const auto& request : requests) results.push_back(harness.run(request, any_failed));
+  for (const auto& entry_passes : passes) results.push_back(merge_replicates(entry_passes));
+  if (replicates > 1) print_replicate_spreads(results);
 
+  const HostLoad load_after = read_host_load();
+  if (load_after.one_minute > cores + 1)
+    std::cerr << "warning: the machine was loaded during the run (load average " << load_after.one_minute << " on "
+              << cores << " hardware threads at the end)\n";
   nlohmann::json document = {{"schema_version", kSchemaVersion},
-                             {"context", run_context(options, ceilings, line)},
+                             {"context", run_context(options, ceilings, line, load_before, load_after)},
                              {"results", results}};
   write_file_atomically(out, document.dump(1) + "\n");
   std::cout << "results: " << out << '\n';
@@ -573,9 +628,22 @@ int command_report(const Arguments& args) {
 int command_compare(const Arguments& args) {
   if (args.positional.size() != 2) throw UsageError("`ladder compare` takes two results files: ladder compare A.json B.json");
   std::vector<std::string> arguments = args.positional;
-  for (const char* option : {"--alpha", "--tolerance"})
+  for (const char* option : {"--device-floor", "--host-floor"})
     if (args.flag(option)) arguments.insert(arguments.end(), {option, args.value(option)});
   return hand_over_to_python("ladder_compare.py", arguments);
+}
+
+int command_reproduce(const Arguments& args) {
+  if (args.positional.size() != 1)
+    throw UsageError("`ladder reproduce` takes one reference run: a results file or a folder of them");
+  // The rerun uses this very program.
+  std::error_code error;
+  std::string self = std::filesystem::read_symlink("/proc/self/exe", error).string();
+  if (error) throw UsageError("cannot find the path of this ladder program (" + error.message() + ")");
+  std::vector<std::string> arguments = {args.positional[0], "--ladder", self};
+  for (const char* option : {"--out", "--device-floor", "--host-floor"})
+    if (args.flag(option)) arguments.insert(arguments.end(), {option, args.value(option)});
+  return hand_over_to_python("ladder_reproduce.py", arguments);
 }
 
 }  // namespace
@@ -597,6 +665,7 @@ int main(int argc, char** argv) {
     if (args.command == "generate") return command_generate(args);
     if (args.command == "report") return command_report(args);
     if (args.command == "compare") return command_compare(args);
+    if (args.command == "reproduce") return command_reproduce(args);
   } catch (const UsageError& error) {
     std::cerr << "ladder: error: " << error.what() << '\n';
     return 2;

@@ -1,19 +1,33 @@
 #!/usr/bin/env python3
 """ladder compare: do two runs agree? For reviewers rerunning a published table.
 
-    ladder compare A.json B.json [--alpha 0.01] [--tolerance 0.05]
+    ladder compare A.json B.json [--device-floor 0.03] [--host-floor 0.05]
 
-Rows are matched by (exercise, size, parameters, threads, rung). For each
-row both in A and B with status ok, the compute-only and the
-transfer-inclusive medians are compared. A difference is called real only
-when the two runs' raw samples say so: a two-sided Mann-Whitney U test
-(normal approximation with tie correction) at level --alpha, and a ratio
-of medians outside 1 ± --tolerance. Inputs must match (the same input
-checksums), and the outputs' checks must agree. The summary is the
-geometric mean of the B/A ratios of medians.
+Rows are matched by (exercise, size, parameters, threads, rung or peer).
+Each row's compute-only and transfer-inclusive times are compared as the
+ratio B/A of their central values: the median of the replicate medians when
+the run has replicates (`ladder run --replicates N`), else the median.
 
-Exit status: 0 the runs agree, 1 they differ (a real slowdown or speed-up,
-a changed status or input), 2 bad usage.
+The rule (judged against between-run noise, not within-run samples: on a
+shared machine the samples of one run agree with each other far better than
+two runs do):
+  - same           |B/A - 1| <= floor
+  - within noise   |B/A - 1| <= floor + spread(A) + spread(B)
+  - slower/faster  beyond that: the difference is larger than this machine's
+                   reruns vary, so it is real
+where spread is the relative range of a figure's replicate medians, (max -
+min) / median, and the floor is 3 % for device-timed figures (CUDA events,
+OpenCL profiling events) and 5 % for host-timed ones (steady clock: CPU
+rungs, and every transfer-inclusive time). A run without replicates has no
+measured spread, so its rows are judged against the floor alone. Inputs
+must match (the same input checksums) and statuses must agree.
+
+The summary gives one line per kind of timer, and the geometric mean of the
+compute-only ratios.
+
+Exit status: 0 the runs agree (every row same or within noise), 1 they
+differ (a real slowdown or speed-up, a changed status or input), 2 bad usage
+or a malformed file.
 """
 import argparse
 import math
@@ -22,104 +36,143 @@ import sys
 from ladder_results import fail as fail_with, load_results
 
 PROGRAM = "ladder compare"
+FIGURES = ("compute", "transfer")
 
 
 def fail(message):
     fail_with(PROGRAM, message)
 
 
-def load(path):
-    return load_results(PROGRAM, path)
+def device_timed(row, figure):
+    """Compute-only times of CUDA and OpenCL rungs (and of GPU peers) come from device events."""
+    if figure != "compute":
+        return False
+    if "rung" in row:
+        return row.get("backend") in ("cuda", "opencl")
+    return row.get("device") == "gpu"
 
 
-
-
-
-
-def rows(results):
+def rows(results, path):
+    """{key: row} of every rung and peer of a results file."""
     table = {}
-    for entry in results["results"]:
-        run = (entry["exercise"], entry["size"], tuple(sorted(entry["parameters"].items())), entry.get("threads"))
-        for row in entry["rungs"]:
-            table[run + (row["rung"],)] = (entry, row)
+    try:
+        for entry in results["results"]:
+            run = (entry["exercise"], entry["size"], tuple(sorted(entry["parameters"].items())), entry.get("threads"))
+            for row in entry["rungs"]:
+                table[run + (row["rung"],)] = (entry, row)
+            for peer in entry.get("peers") or []:
+                table[run + ("peer: " + peer["name"],)] = (entry, peer)
+    except (KeyError, TypeError, AttributeError) as error:
+        fail(f"{path}: malformed results file ({type(error).__name__}: {error})")
     return table
 
 
-def mann_whitney_p(a, b):
-    """Two-sided p-value of the Mann-Whitney U test, normal approximation with tie correction."""
-    n, m = len(a), len(b)
-    if n < 2 or m < 2:
-        return 1.0
-    pooled = sorted([(x, 0) for x in a] + [(y, 1) for y in b])
-    ranks = [0.0] * len(pooled)
-    tie_term = 0.0
-    i = 0
-    while i < len(pooled):
-        j = i
-        while j + 1 < len(pooled) and pooled[j + 1][0] == pooled[i][0]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[k] = (i + j) / 2 + 1  # average rank of a tie
-        t = j - i + 1
-        tie_term += t ** 3 - t
-        i = j + 1
-    rank_sum_a = sum(r for r, (_, group) in zip(ranks, pooled) if group == 0)
-    u = rank_sum_a - n * (n + 1) / 2
-    mean = n * m / 2
-    variance = n * m / 12 * ((n + m + 1) - tie_term / ((n + m) * (n + m - 1)))
-    if variance <= 0:
-        return 1.0
-    z = (abs(u - mean) - 0.5) / math.sqrt(variance)  # continuity correction
-    return math.erfc(max(z, 0) / math.sqrt(2))
+def central(figures):
+    """The central time of one figure and the spread between its replicates (0 without replicates)."""
+    medians = figures.get("replicate_medians_s") or [figures["median_s"]]
+    ordered = sorted(medians)
+    n = len(ordered)
+    middle = ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+    spread = (ordered[-1] - ordered[0]) / middle if n > 1 and middle > 0 else 0.0
+    return middle, spread
+
+
+def judge(a, b, floor):
+    """(ratio, allowance, verdict) of one figure; times are in seconds."""
+    (time_a, spread_a), (time_b, spread_b) = central(a), central(b)
+    if not all(math.isfinite(t) and t > 0 for t in (time_a, time_b)):
+        return math.nan, math.nan, "invalid time"
+    ratio = time_b / time_a
+    allowance = floor + spread_a + spread_b
+    if abs(ratio - 1) <= floor:
+        return ratio, allowance, "same"
+    if abs(ratio - 1) <= allowance:
+        return ratio, allowance, "within noise"
+    return ratio, allowance, "slower" if ratio > 1 else "faster"
+
+
+def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.stdout, names=("A", "B")):
+    """Prints the comparison; returns True when the runs agree."""
+    a_rows, b_rows = rows(a_results, names[0]), rows(b_results, names[1])
+    differ = False
+    ratios = []
+    tally = {kind: {"same": 0, "within noise": 0, "differ": []} for kind in ("device", "host")}
+    print(f"{'exercise / size / rung':52} {'figure':9} {'timer':7} {'A':>11} {'B':>11} {'B/A':>7} {'allowed':>8}  verdict",
+          file=out)
+    for key in sorted(set(a_rows) | set(b_rows), key=str):
+        name = f"{key[0]} / {key[1]} / {key[-1]}"
+        if key not in a_rows or key not in b_rows:
+            print(f"{name:52} only in {'A' if key in a_rows else 'B'}", file=out)
+            differ = True
+            continue
+        (entry_a, a), (entry_b, b) = a_rows[key], b_rows[key]
+        if entry_a.get("input_checksums") != entry_b.get("input_checksums"):
+            print(f"{name:52} inputs differ (checksums): the runs are not comparable", file=out)
+            differ = True
+            continue
+        if a.get("status") != b.get("status"):
+            print(f"{name:52} status {a.get('status')} in A, {b.get('status')} in B", file=out)
+            differ = True
+            continue
+        if a.get("status") != "ok":
+            continue
+        for figure in FIGURES:
+            if figure not in a.get("timings", {}) or figure not in b.get("timings", {}):
+                continue  # peers have no transfer-inclusive figure
+            kind = "device" if device_timed(a, figure) else "host"
+            try:
+                ratio, allowance, verdict = judge(a["timings"][figure], b["timings"][figure],
+                                                  device_floor if kind == "device" else host_floor)
+            except (KeyError, TypeError, ZeroDivisionError) as error:
+                fail(f"malformed timings for {name} {figure} ({type(error).__name__}: {error})")
+            time_a, time_b = central(a["timings"][figure])[0], central(b["timings"][figure])[0]
+            if verdict in ("same", "within noise"):
+                tally[kind][verdict] += 1
+            else:
+                differ = True
+                tally[kind]["differ"].append(f"{key[0]}/{key[-1]} {figure} {ratio:.2f}x {verdict}"
+                                             f" (allowed {allowance * 100:.0f} %)")
+            if figure == "compute" and math.isfinite(ratio):
+                ratios.append(ratio)
+            print(f"{name:52} {figure:9} {kind:7} {time_a:11.4g} {time_b:11.4g} {ratio:7.3f} {allowance * 100:7.1f}%"
+                  f"  {verdict}", file=out)
+
+    print("", file=out)
+    for kind, floor in (("device", device_floor), ("host", host_floor)):
+        counts = tally[kind]
+        total = counts["same"] + counts["within noise"] + len(counts["differ"])
+        if total == 0:
+            continue
+        line = (f"{kind}-timed: {counts['same']} of {total} figures reproduce within {floor * 100:.0f} %"
+                f", {counts['within noise']} within their measured spread between replicates")
+        if counts["differ"]:
+            line += f"; {len(counts['differ'])} differ: " + "; ".join(counts["differ"])
+        print(line, file=out)
+    for label, results in zip(names, (a_results, b_results)):
+        if not any("replicate_medians_s" in row.get("timings", {}).get("compute", {})
+                   for _, row in rows(results, label).values()):
+            print(f"note: {label} has no replicates, so its spread between runs is unknown and its rows are judged"
+                  " against the floor alone (rerun with `ladder run --replicates 3`)", file=out)
+    if ratios:
+        geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"geometric mean of B/A (compute-only, {len(ratios)} rows): {geomean:.3f}", file=out)
+    print("the runs agree" if not differ else "the runs differ", file=out)
+    return not differ
 
 
 def main():
     parser = argparse.ArgumentParser(prog="ladder compare", description=__doc__.split("\n")[0])
     parser.add_argument("a")
     parser.add_argument("b")
-    parser.add_argument("--alpha", type=float, default=0.01, help="significance level (default 0.01)")
-    parser.add_argument("--tolerance", type=float, default=0.05,
-                        help="ratios within 1 ± this are called equal even when significant (default 0.05)")
+    parser.add_argument("--device-floor", type=float, default=0.03,
+                        help="device-timed ratios within 1 ± this are the same (default 0.03)")
+    parser.add_argument("--host-floor", type=float, default=0.05,
+                        help="host-timed ratios within 1 ± this are the same (default 0.05)")
     args = parser.parse_args()
-    if not 0 < args.alpha < 1 or not 0 <= args.tolerance < 1:
-        fail("--alpha must lie in (0, 1) and --tolerance in [0, 1)")
-    a_rows, b_rows = rows(load(args.a)), rows(load(args.b))
-
-    differ = False
-    ratios = []
-    print(f"{'exercise / size / rung':44} {'figure':9} {'A median':>11} {'B median':>11} {'B/A':>7} {'p':>9}  verdict")
-    for key in sorted(set(a_rows) | set(b_rows), key=str):
-        name = f"{key[0]} / {key[1]} / {key[-1]}"
-        if key not in a_rows or key not in b_rows:
-            print(f"{name:44} only in {'A' if key in a_rows else 'B'}")
-            differ = True
-            continue
-        (entry_a, a), (entry_b, b) = a_rows[key], b_rows[key]
-        if entry_a["input_checksums"] != entry_b["input_checksums"]:
-            print(f"{name:44} inputs differ (checksums): the runs are not comparable")
-            differ = True
-            continue
-        if a["status"] != b["status"]:
-            print(f"{name:44} status {a['status']} in A, {b['status']} in B")
-            differ = True
-            continue
-        if a["status"] != "ok":
-            continue
-        for figure in ("compute", "transfer"):
-            sa, sb = a["timings"][figure], b["timings"][figure]
-            ratio = sb["median_s"] / sa["median_s"]
-            p = mann_whitney_p(sa["samples_s"], sb["samples_s"])
-            real = p < args.alpha and abs(ratio - 1) > args.tolerance
-            verdict = ("slower" if ratio > 1 else "faster") if real else "same"
-            differ |= real
-            if figure == "compute":
-                ratios.append(ratio)
-            print(f"{name:44} {figure:9} {sa['median_s']:11.4g} {sb['median_s']:11.4g} {ratio:7.3f} {p:9.2g}  {verdict}")
-    if ratios:
-        geomean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-        print(f"\ngeometric mean of B/A (compute-only medians, {len(ratios)} rows): {geomean:.3f}")
-    print("the runs agree" if not differ else "the runs differ")
-    sys.exit(1 if differ else 0)
+    if not (0 <= args.device_floor < 1 and 0 <= args.host_floor < 1):
+        fail("--device-floor and --host-floor must lie in [0, 1)")
+    agree = compare(load_results(PROGRAM, args.a), load_results(PROGRAM, args.b), args.device_floor, args.host_floor)
+    sys.exit(0 if agree else 1)
 
 
 if __name__ == "__main__":

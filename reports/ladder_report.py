@@ -6,10 +6,12 @@
 Writes into DIR (default: report/ beside RESULTS.json):
   timings.csv            every row: status, timing statistics, speed-ups, fraction of ceiling
   tables.md              the same as Markdown, one table per exercise run
-  <run>-speedup.png/svg  per exercise run: speed-up against naive and against serial, compute-only
+  <run>-speedup.png/svg  per exercise run: speed-up against naive, serial and the best CPU entry, compute-only
                          and transfer-inclusive side by side, rungs in ladder order, log scale;
                          skipped and failed rungs are marked, not dropped
   overview.png/svg       every exercise's ladder on one chart (compute-only speed-up over naive)
+  overview-vs-best-cpu.png/svg   each exercise's fastest GPU rung against the fastest CPU entry of the
+                         same run, rung or peer (where the run has GPU rungs)
   scaling-<ex>-<param>.png/svg   where the run holds a sweep (--sweep K=...): time against K per rung
   report.html            one self-contained page with all of the above (no network needed)
 """
@@ -21,7 +23,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ladder_results import fail as fail_with, load_results
+from ladder_results import add_vs_best_cpu, fail as fail_with, load_results
 
 PROGRAM = "ladder report"
 
@@ -98,6 +100,11 @@ def table_rows(results):
                 "speedup_vs_naive_transfer": figure(row, "speedup", "vs_naive", "transfer"),
                 "speedup_vs_serial_compute": figure(row, "speedup", "vs_serial", "compute"),
                 "speedup_vs_serial_transfer": figure(row, "speedup", "vs_serial", "transfer"),
+                "speedup_vs_best_cpu_compute": figure(row, "speedup", "vs_best_cpu", "compute"),
+                "speedup_vs_best_cpu_transfer": figure(row, "speedup", "vs_best_cpu", "transfer"),
+                "compute_replicate_spread": figure(row, "compute", "replicate_spread"),
+                "transfer_replicate_spread": figure(row, "transfer", "replicate_spread"),
+                "high_spread": row.get("high_spread", False),
                 "fraction_of_ceiling_compute": figure(row, "fraction_of_ceiling", "compute"),
                 "fraction_of_ceiling_transfer": figure(row, "fraction_of_ceiling", "transfer"),
             })
@@ -109,7 +116,8 @@ def table_rows(results):
                 "compute_median_s": figure(peer, "compute", "median_s"),
                 "compute_min_s": figure(peer, "compute", "min_s"),
                 "compute_max_s": figure(peer, "compute", "max_s"),
-                "compute_cv": figure(peer, "compute", "cv")})
+                "compute_cv": figure(peer, "compute", "cv"),
+                "compute_replicate_spread": figure(peer, "compute", "replicate_spread")})
     return rows
 
 
@@ -139,33 +147,54 @@ def percent(value):
     return "-" if value is None else f"{100 * value:.0f} %"
 
 
+def spread(row):
+    """Between replicates: the relative range of the replicate medians, compute / transfer; flagged when high."""
+    compute, transfer = row.get("compute_replicate_spread"), row.get("transfer_replicate_spread")
+    if compute is None:
+        return "-"
+    text = percent(compute) + ("" if transfer is None else " / " + percent(transfer))
+    return text + (" (high)" if row.get("high_spread") else "")
+
+
 def markdown_tables(results, rows):
+    context = results["context"]
+    load = context["host"].get("load_average_before")
     lines = ["# hpc-ladder results", "",
-             f"Run {results['context']['time']} on {results['context']['host']['cpu_model']}"
-             f" ({results['context']['host_memory']} host memory). Times are medians;"
-             " spread is min to max; speed-ups are compute / transfer-inclusive.", ""]
+             f"Run {context['time']} on {context['host']['cpu_model']}"
+             f" ({context['host_memory']} host memory"
+             + (f"; load average {load[0]:.2f} on {context['host']['hardware_threads']} hardware threads as it started"
+                if load else "") + "). Times are medians; min – max is the range of the samples;"
+             " *replicates* is the spread between replicate runs ((max − min) / median of their medians, compute /"
+             " transfer-inclusive; `ladder run --replicates N`), what a rerun on this machine would see;"
+             " speed-ups are compute / transfer-inclusive; *vs best CPU* is against the fastest CPU entry of the"
+             " same run, rung or peer.", ""]
     for entry in results["results"]:
-        lines += [f"## {run_title(entry)}", "",
-                  "| rung | status | compute | spread | transfer-incl. | upload | download "
-                  "| vs naive | vs serial | of ceiling |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        best = entry.get("best_cpu")
+        lines += [f"## {run_title(entry)}", ""]
+        if best:
+            lines += [f"Best CPU entry: {best['name']}, {seconds(best['compute_s'])}.", ""]
+        lines += ["| rung | status | compute | min – max | replicates | transfer-incl. | upload | download "
+                  "| vs naive | vs serial | vs best CPU | of ceiling |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for row in (r for r in rows if r["exercise"] == entry["exercise"] and r["size"] == entry["size"]
                     and r["parameters"] == " ".join(f"{k}={v}" for k, v in entry["parameters"].items())
                     and r["threads"] == entry.get("threads", "")):
             if row["status"] != "ok":
-                lines.append(f"| {row['rung']} | **{row['status']}** | {row['reason']} | | | | | | | |")
+                lines.append(f"| {row['rung']} | **{row['status']}** | {row['reason']} | | | | | | | | | |")
                 continue
             if row["backend"] == "peer":
                 lines.append(f"| {row['rung']} | ok ({row['device']}) | {seconds(row['compute_median_s'])} "
-                             f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | | | | | | |")
+                             f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | {spread(row)} "
+                             "| | | | | | | |")
                 continue
             lines.append(
                 f"| {row['rung']} | ok | {seconds(row['compute_median_s'])} "
-                f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} "
+                f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | {spread(row)} "
                 f"| {seconds(row['transfer_median_s'])} | {seconds(row['upload_median_s'])} "
                 f"| {seconds(row['download_median_s'])} "
                 f"| {ratio(row['speedup_vs_naive_compute'])} / {ratio(row['speedup_vs_naive_transfer'])} "
                 f"| {ratio(row['speedup_vs_serial_compute'])} / {ratio(row['speedup_vs_serial_transfer'])} "
+                f"| {ratio(row['speedup_vs_best_cpu_compute'])} / {ratio(row['speedup_vs_best_cpu_transfer'])} "
                 f"| {percent(row['fraction_of_ceiling_compute'])} |")
         lines.append("")
     return "\n".join(lines)
@@ -191,9 +220,11 @@ def save(fig, directory, stem, written):
 def speedup_chart(entry, directory, written):
     """Two panels (against naive, against serial); per rung a compute and a transfer bar."""
     rungs = entry["rungs"]
-    fig, axes = plt.subplots(1, 2, figsize=(max(8, 1.6 * len(rungs) + 3), 4.2), sharey=True)
+    baselines = ("naive", "serial") + (("best_cpu",) if entry.get("best_cpu") else ())
+    fig, axes = plt.subplots(1, len(baselines), figsize=(max(8, 1.6 * len(rungs) + 3) * len(baselines) / 2, 4.2),
+                             sharey=True)
     width = 0.38
-    for axis, baseline in zip(axes, ("naive", "serial")):
+    for axis, baseline in zip(axes, baselines):
         values = [v for row in rungs for v in (figure(row, "speedup", f"vs_{baseline}", "compute"),
                                               figure(row, "speedup", f"vs_{baseline}", "transfer")) if v]
         low = min(values + [1.0]) / 3
@@ -216,7 +247,8 @@ def speedup_chart(entry, directory, written):
         log_axis(axis)
         axis.tick_params(labelleft=True)
         axis.set_xticks(range(len(rungs)), [row["rung"] for row in rungs], rotation=30, ha="right")
-        axis.set_title(f"against {baseline}")
+        axis.set_title(f"against {baseline}" if baseline != "best_cpu"
+                       else textwrap.fill(f"against the best CPU entry ({entry['best_cpu']['name']})", 40))
         axis.set_ylabel("speed-up (×, log scale)")
         axis.grid(axis="y", which="both", alpha=0.3)
     handles = [plt.Rectangle((0, 0), 1, 1, color=KIND_COLOURS[k]) for k in ("compute", "transfer")]
@@ -272,6 +304,38 @@ def overview_chart(results, directory, written):
     axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the lines, not over them
     save(fig, directory, "overview", written)
     return "overview"
+
+
+def best_cpu_overview_chart(results, directory, written):
+    """The honest column, one pair of bars per exercise run: its fastest GPU rung against the fastest CPU
+    entry of the same run (rung or peer), compute-only and transfer-inclusive."""
+    bars = []
+    for entry in results["results"]:
+        gpu = [row for row in entry["rungs"] if row["status"] == "ok" and row.get("device_kind") == "gpu"]
+        if not gpu or not entry.get("best_cpu"):
+            continue
+        fastest = min(gpu, key=lambda row: row["timings"]["compute"]["median_s"])
+        speedup = fastest["timings"]["speedup"]["vs_best_cpu"]
+        bars.append((f"{entry['exercise']}: {fastest['rung']}\nvs {entry['best_cpu']['name']}",
+                     speedup["compute"], speedup["transfer"]))
+    if not bars:
+        return None
+    fig, axis = plt.subplots(figsize=(10, 0.8 * len(bars) + 1.5))
+    height = 0.38
+    for i, (label, compute, transfer) in enumerate(bars):
+        for offset, kind, value in ((-height / 2, "compute", compute), (height / 2, "transfer", transfer)):
+            axis.barh(i + offset, value, height=height, color=KIND_COLOURS[kind], label=kind if i == 0 else None)
+            axis.text(value * 1.05, i + offset, f"{value:.3g}×", va="center", fontsize=8)
+    axis.axvline(1.0, color="black", linewidth=0.8)
+    log_axis(axis, "x")
+    axis.set_yticks(range(len(bars)), [b[0] for b in bars], fontsize=8)
+    axis.invert_yaxis()
+    axis.set_xlabel("speed-up of the fastest GPU rung over the fastest CPU entry (×, log scale; < 1: the CPU wins)")
+    axis.set_title("The honest comparison: each exercise's fastest GPU rung against its best CPU entry")
+    axis.grid(axis="x", which="both", alpha=0.3)
+    axis.legend(["compute-only", "transfer-inclusive"], fontsize=8, loc="lower right")
+    save(fig, directory, "overview-vs-best-cpu", written)
+    return "overview-vs-best-cpu"
 
 
 def scaling_charts(results, directory, written):
@@ -351,6 +415,7 @@ def main():
     parser.add_argument("--out", help="output directory (default: report/ beside the results file)")
     args = parser.parse_args()
     results = load(args.results)
+    add_vs_best_cpu(results)  # computed here, from the rungs and the peers the file holds
     if not results["results"]:
         fail(f"{args.results}: holds no exercise runs")
     directory = Path(args.out) if args.out else Path(args.results).resolve().parent / "report"
@@ -363,7 +428,8 @@ def main():
     (directory / "tables.md").write_text(markdown + "\n")
     stems = [speedup_chart(entry, directory, written) for entry in results["results"]]
     overview = overview_chart(results, directory, written)
-    stems += ([overview] if overview else []) + scaling_charts(results, directory, written)
+    honest = best_cpu_overview_chart(results, directory, written)
+    stems += [stem for stem in (overview, honest) if stem] + scaling_charts(results, directory, written)
     (directory / "report.html").write_text(html_page(results, markdown, stems, directory))
     print(f"report: {directory / 'report.html'} ({len(written)} charts, tables.md, timings.csv)")
 

@@ -20,3 +20,39 @@ def load_results(program, path):
     if not isinstance(results, dict) or results.get("schema_version") != 1:
         fail(program, f"{path}: not a results file of schema version 1 (written by `ladder run --out`)")
     return results
+
+
+def best_cpu(entry):
+    """The fastest CPU entry of one exercise run, rung or peer, any thread count: the honest baseline
+    for a GPU rung (Lee et al., "Debunking the 100X GPU vs. CPU myth", ISCA 2010).
+
+    Returns {"name", "compute_s", "end_to_end_s"} or None. A CPU rung's end-to-end time is its
+    transfer-inclusive time (for a host rung, its compute and no-op copies; for OpenCL on a CPU
+    device, with its buffer copies); a peer's is its compute time (it starts and ends in host memory)."""
+    candidates = []
+    for row in entry.get("rungs", []):
+        if row.get("status") == "ok" and row.get("device_kind") == "cpu":
+            t = row["timings"]
+            candidates.append((row["rung"], t["compute"]["median_s"], t["transfer"]["median_s"]))
+    for peer in entry.get("peers") or []:
+        if peer.get("status") == "ok" and peer.get("device") == "cpu":
+            median = peer["timings"]["compute"]["median_s"]
+            candidates.append((f"peer: {peer['name']}", median, median))
+    if not candidates:
+        return None
+    name, compute, _ = min(candidates, key=lambda c: c[1])
+    return {"name": name, "compute_s": compute, "end_to_end_s": min(c[2] for c in candidates)}
+
+
+def add_vs_best_cpu(results):
+    """Adds timings.speedup.vs_best_cpu (compute, transfer) to every ok rung, and entry["best_cpu"]."""
+    for entry in results["results"]:
+        best = best_cpu(entry)
+        entry["best_cpu"] = best
+        for row in entry["rungs"]:
+            if row.get("status") != "ok" or best is None:
+                continue
+            t = row["timings"]
+            t.setdefault("speedup", {})["vs_best_cpu"] = {
+                "compute": best["compute_s"] / t["compute"]["median_s"],
+                "transfer": best["end_to_end_s"] / t["transfer"]["median_s"]}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Peers: what a participant would use instead of the suite, timed on the same inputs in the same run.
 
-    python3 reports/peers.py RESULTS.json [--ladder PATH] [--min-time 0.2]
+    python3 reports/peers.py RESULTS.json [--ladder PATH] [--min-time 0.2] [--replicates N]
 
 For every exercise run in RESULTS.json that has peers below, the inputs are
 regenerated with `ladder generate` (same size, parameters and seed, so the
@@ -71,6 +71,27 @@ def cupy_timer(cupy, function):
     return once
 
 
+def import_cv2():
+    try:
+        import cv2
+        return cv2, None
+    except Exception as error:  # not installed
+        return None, f"OpenCV unavailable ({type(error).__name__}): Debian python3-opencv, or pip opencv-python-headless"
+
+
+def opencv_thread_counts():
+    """OpenCV's peers run twice: on one thread, and on every core (the library's own default)."""
+    return sorted({1, os.cpu_count() or 1})
+
+
+def with_threads(cv2, threads, function):
+    """function, run with OpenCV's thread pool set to `threads` (a global setting: set on every call)."""
+    def run():
+        cv2.setNumThreads(threads)
+        return function()
+    return run
+
+
 def import_cupy():
     try:
         import cupy
@@ -103,6 +124,16 @@ def histogram_peers(inputs, parameters):
     yield ("numpy np.bincount(values, minlength=256)", "cpu",
            lambda: (host_timer(lambda: np.bincount(values, minlength=256)),
                     lambda: np.bincount(values, minlength=256).astype(np.uint32)))
+    cv2, why = import_cv2()
+    if cv2 is None:
+        yield "opencv cv2.calcHist", "cpu", why
+    else:
+        column = values.reshape(-1, 1)  # calcHist takes images: one column of N pixels
+        for threads in opencv_thread_counts():
+            histogram = with_threads(cv2, threads, lambda: cv2.calcHist([column], [0], None, [256], [0, 256]))
+            yield (f"opencv cv2.calcHist ({threads} thread{'s' * (threads > 1)})", "cpu",
+                   lambda histogram=histogram: (host_timer(histogram),
+                                                lambda: histogram().ravel().astype(np.uint32)), threads)
     cupy, why = import_cupy()
     if cupy is None:
         yield "cupy.bincount", "gpu", why
@@ -174,6 +205,24 @@ def convolution_peers(inputs, parameters):
         yield ("scipy.signal.fftconvolve(image, kernel)", "cpu",
                lambda: (host_timer(lambda: scipy.signal.fftconvolve(image, kernel)),
                         lambda: scipy.signal.fftconvolve(image, kernel), compare))
+    cv2, why = import_cv2()
+    if cv2 is None:
+        yield "opencv cv2.filter2D", "cpu", why
+    else:
+        # filter2D correlates and keeps the image's size: the full convolution is the correlation with the
+        # flipped kernel over the image padded with K - 1 zeros on every side, cropped to (H+K-1)x(W+K-1).
+        kh, kw = kernel.shape
+        flipped = np.ascontiguousarray(kernel[::-1, ::-1])
+        anchor_y, anchor_x = kh // 2, kw // 2
+
+        def full_convolution():
+            padded = cv2.copyMakeBorder(image, kh - 1, kh - 1, kw - 1, kw - 1, cv2.BORDER_CONSTANT, value=0)
+            out = cv2.filter2D(padded, -1, flipped, borderType=cv2.BORDER_CONSTANT)
+            return out[anchor_y:anchor_y + image.shape[0] + kh - 1, anchor_x:anchor_x + image.shape[1] + kw - 1]
+        for threads in opencv_thread_counts():
+            run = with_threads(cv2, threads, full_convolution)
+            yield (f"opencv cv2.filter2D on the zero-padded image ({threads} thread{'s' * (threads > 1)})", "cpu",
+                   lambda run=run: (host_timer(run), run, compare), threads)
     cupy, why = import_cupy()
     if cupy is None:
         yield "cupyx.scipy.signal.convolve2d", "gpu", why
@@ -215,6 +264,17 @@ def kappa_sigma_peers(inputs, parameters):
     yield ("numpy: the lesson's loop", "cpu",
            lambda: (host_timer(lambda: lesson_kappa_sigma(np, image, kappa)),
                     lambda: lesson_kappa_sigma(np, image, kappa), compare))
+    try:
+        from astropy.stats import sigma_clip
+    except Exception as error:
+        yield "astropy.stats.sigma_clip", "cpu", f"astropy unavailable ({type(error).__name__}): Debian python3-astropy"
+    else:
+        # Median centre, population std, to convergence; it keeps values ON a bound too (the lesson's loop
+        # does not), so its count may differ by those values: the check says by how many.
+        clip = lambda: sigma_clip(image, sigma=kappa, maxiters=None, cenfunc="median", stdfunc="std",
+                                  masked=True, copy=False)
+        yield ("astropy.stats.sigma_clip (inclusive bounds)", "cpu",
+               lambda: (host_timer(clip), lambda: clip().compressed(), compare))
     cupy, why = import_cupy()
     if cupy is None:
         yield "cupy: the lesson's loop", "gpu", why
@@ -237,6 +297,17 @@ def labelling_peers(inputs, parameters):
         yield ("scipy.ndimage.label(image)", "cpu",
                lambda: (host_timer(lambda: scipy.ndimage.label(image, structure)),
                         lambda: scipy.ndimage.label(image, structure)[0].astype(np.int32)))
+    cv2, why = import_cv2()
+    if cv2 is None:
+        yield "opencv cv2.connectedComponents", "cpu", why
+    else:
+        connectivity = 8 if parameters.get("connectivity", "4") == "8" else 4
+        binary = (image != 0).astype(np.uint8)
+        for threads in opencv_thread_counts():
+            label = with_threads(cv2, threads,
+                                 lambda: cv2.connectedComponents(binary, connectivity=connectivity, ltype=cv2.CV_32S))
+            yield (f"opencv cv2.connectedComponents ({threads} thread{'s' * (threads > 1)})", "cpu",
+                   lambda label=label: (host_timer(label), lambda: label()[1].astype(np.int32)), threads)
     cupy, why = import_cupy()
     if cupy is None:
         yield "cupyx.scipy.ndimage.label", "gpu", why
@@ -339,6 +410,7 @@ def median_filter_peers(inputs, parameters):
         else:
             run = lambda: finish(np, image, scipy.ndimage.median_filter(image, size=size, mode="reflect"))
             yield "scipy.ndimage.median_filter", "cpu", lambda: (host_timer(run), run)
+    yield from opencv_median_peers(image, k, finish)
     cupy, why = import_cupy()
     if cupy is None:
         yield "cupyx.scipy.ndimage.median_filter", "gpu", why
@@ -348,6 +420,43 @@ def median_filter_peers(inputs, parameters):
     device_run = lambda: finish(cupy, di, cupyx.scipy.ndimage.median_filter(di, size=size, mode="reflect"))
     yield ("cupyx.scipy.ndimage.median_filter", "gpu",
            lambda: (cupy_timer(cupy, device_run), lambda: cupy.asnumpy(device_run())))
+
+
+def opencv_median_peers(image, k, finish):
+    """cv2.medianBlur frame by frame. For float32 and uint16 OpenCV has k = 3 and 5 only. Its border is
+    BORDER_REPLICATE: at k = 3 that is scipy's reflect exactly (the edge pixel repeated); at k = 5 the outer two
+    rows and columns differ, so the check compares the interior exactly and counts the border's differences."""
+    name = "opencv cv2.medianBlur per frame"
+    cv2, why = import_cv2()
+    if cv2 is None:
+        yield name, "cpu", why
+        return
+    if k not in (3, 5) and image.dtype != np.uint8:
+        yield name, "cpu", f"OpenCV's medianBlur has k = 3 and 5 only for {image.dtype} (k = {k})"
+        return
+    frames = image.reshape((-1,) + image.shape[-2:])
+    out = np.empty_like(frames)
+
+    def blur():
+        for f in range(frames.shape[0]):
+            cv2.medianBlur(frames[f], k, dst=out[f])
+        return finish(np, frames, out).reshape(image.shape)
+
+    def compare(got, expected):
+        want = next(iter(expected.values())).reshape(got.shape)
+        differ = got != want
+        if not differ.any():
+            return True, "identical"
+        r = k // 2
+        interior = differ[..., r:-r, r:-r]
+        if interior.any():
+            return False, f"differs from the reference in {int(np.count_nonzero(differ))} pixels, inside the border too"
+        return True, (f"interior identical; replicate border differs from reflect in {int(np.count_nonzero(differ))}"
+                      f" pixels of the outer {r}")
+    for threads in opencv_thread_counts():
+        run = with_threads(cv2, threads, blur)
+        yield (f"{name} ({threads} thread{'s' * (threads > 1)})", "cpu",
+               lambda run=run: (host_timer(run), run, compare), threads)
 
 
 def compare_arrays(got, want):
@@ -377,8 +486,10 @@ def run_peers(ladder, entry, min_time):
         files = {p.stem: np.load(p) for p in Path(directory).glob("*.npy")}
         inputs = {k: v for k, v in files.items() if not k.startswith("expected_")}
         expected = {k[len("expected_"):]: v for k, v in files.items() if k.startswith("expected_")}
-        for name, device, make in PEERS[entry["exercise"]](inputs, entry["parameters"]):
+        for name, device, make, *threads in PEERS[entry["exercise"]](inputs, entry["parameters"]):
             row = {"name": name, "device": device}
+            if threads:
+                row["threads"] = threads[0]
             if isinstance(make, str):
                 row.update(status="skipped", reason=make)
                 rows.append(row)
@@ -394,16 +505,45 @@ def run_peers(ladder, entry, min_time):
     return rows
 
 
+def merge_replicates(passes):
+    """One list of peer rows from several replicates: samples pooled, each replicate's median kept."""
+    merged = []
+    for replicate_rows in zip(*passes):
+        row = dict(replicate_rows[0])
+        bad = next((r for r in replicate_rows if r["status"] != "ok"), None)
+        if bad is not None or len(replicate_rows) < 2:
+            merged.append(bad or row)
+            continue
+        medians = [r["timings"]["compute"]["median_s"] for r in replicate_rows]
+        compute = summarise([s for r in replicate_rows for s in r["timings"]["compute"]["samples_s"]])
+        compute["replicate_medians_s"] = medians
+        middle = statistics.median(medians)
+        compute["replicate_spread"] = (max(medians) - min(medians)) / middle if middle > 0 else 0.0
+        row["timings"] = {"compute": compute}
+        merged.append(row)
+    return merged
+
+
 def main():
     parser = argparse.ArgumentParser(prog="peers", description=__doc__.split("\n")[0])
     parser.add_argument("results")
     parser.add_argument("--ladder", default=os.environ.get("LADDER", "ladder"), help="the ladder program")
     parser.add_argument("--min-time", type=float, default=0.2)
+    parser.add_argument("--replicates", type=int, default=0,
+                        help="time every peer this many times, interleaved (default: as many as the run's rungs)")
     args = parser.parse_args()
     results = load_results(PROGRAM, args.results)
-    for entry in results["results"]:
-        if entry["exercise"] in PEERS:
-            entry["peers"] = run_peers(args.ladder, entry, args.min_time)
+    entries = [entry for entry in results["results"] if entry["exercise"] in PEERS]
+    replicates = args.replicates or max([entry.get("replicates", 1) for entry in entries] + [1])
+    # Interleaved as `ladder run --replicates` does: every exercise once, then again.
+    passes = [[] for _ in entries]
+    for replicate in range(replicates):
+        if replicates > 1:
+            print(f"== peers, replicate {replicate + 1} of {replicates}", flush=True)
+        for entry, entry_passes in zip(entries, passes):
+            entry_passes.append(run_peers(args.ladder, entry, args.min_time))
+    for entry, entry_passes in zip(entries, passes):
+        entry["peers"] = merge_replicates(entry_passes)
     temporary = Path(args.results).with_suffix(".peers.tmp")
     temporary.write_text(json.dumps(results, indent=1) + "\n")
     temporary.replace(args.results)

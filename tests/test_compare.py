@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""`ladder compare`: a run agrees with itself, a real slowdown in the samples
-is found, and runs on different inputs are not compared."""
+"""`ladder compare`: a run agrees with itself, a rung made 20 % slower is found,
+a difference inside the spread between replicates is noise, and runs on
+other inputs, NaN times and malformed files are refused or flagged."""
 import copy
 import json
 import subprocess
@@ -27,23 +28,63 @@ def expect(run, code, fragment, what):
         print(f"FAILED: {what}: exit {run.returncode}\n{run.stdout}{run.stderr}")
 
 
+def scaled(row, figure, factor):
+    """Every time of one figure of one row multiplied by factor (a doctored copy)."""
+    figures = row["timings"][figure]
+    for key in ("median_s", "min_s", "max_s", "mean_s"):
+        figures[key] *= factor
+    figures["samples_s"] = [factor * s for s in figures["samples_s"]]
+    if "replicate_medians_s" in figures:
+        figures["replicate_medians_s"] = [factor * m for m in figures["replicate_medians_s"]]
+
+
+def serial(data):
+    return data["results"][0]["rungs"][1]
+
+
 with tempfile.TemporaryDirectory() as directory:
     d = Path(directory)
     expect(compare(results, results, d), 0, "the runs agree", "a run agrees with itself")
 
     slower = copy.deepcopy(results)
-    row = slower["results"][0]["rungs"][1]  # serial
-    row["timings"]["compute"]["samples_s"] = [2 * s for s in row["timings"]["compute"]["samples_s"]]
-    row["timings"]["compute"]["median_s"] *= 2
+    scaled(serial(slower), "compute", 1.2)
     run = compare(results, slower, d)
-    expect(run, 1, "slower", "twice the time in every sample is a slowdown")
+    expect(run, 1, "slower", "one rung 20 % slower is found")
+    expect(run, 1, "1 differ: vector_add/serial compute 1.20x slower", "and named in the summary")
     expect(run, 1, "the runs differ", "and the verdict says so")
+
+    # Replicates that vary by 30 % between themselves cannot tell 15 % apart.
+    noisy_a, noisy_b = copy.deepcopy(results), copy.deepcopy(results)
+    base = serial(noisy_a)["timings"]["compute"]["median_s"]
+    serial(noisy_a)["timings"]["compute"]["replicate_medians_s"] = [base, 1.3 * base, 1.1 * base]
+    serial(noisy_b)["timings"]["compute"]["replicate_medians_s"] = [1.15 * base, 1.2 * base, 1.35 * base]
+    run = compare(noisy_a, noisy_b, d)
+    expect(run, 0, "within noise", "a difference inside the replicates' spread is noise")
+    expect(run, 0, "1 within their measured spread", "and counted as such")
+
+    # Tight replicates: the same 15 % is real.
+    tight_a, tight_b = copy.deepcopy(results), copy.deepcopy(results)
+    serial(tight_a)["timings"]["compute"]["replicate_medians_s"] = [base, 1.01 * base, 0.99 * base]
+    serial(tight_b)["timings"]["compute"]["replicate_medians_s"] = [1.15 * base, 1.16 * base, 1.14 * base]
+    expect(compare(tight_a, tight_b, d), 1, "slower", "the same difference beyond tight replicates is real")
+
+    # Device-timed and host-timed figures are summed up apart.
+    run = compare(results, results, d)
+    expect(run, 0, "device-timed: ", "device-timed figures have their own line")
+    expect(run, 0, "host-timed: ", "host-timed figures have their own line")
+
+    nan = copy.deepcopy(results)
+    serial(nan)["timings"]["compute"]["median_s"] = float("nan")
+    expect(compare(results, nan, d), 1, "invalid time", "a NaN time never agrees")
 
     other = copy.deepcopy(results)
     other["results"][0]["input_checksums"]["a"] = "fnv1a64:0000000000000000"
     expect(compare(results, other, d), 1, "not comparable", "runs on other inputs are not compared")
 
     expect(compare(results, {"x": 1}, d), 2, "not a results file", "a file that is not a results file")
+    broken = copy.deepcopy(results)
+    del broken["results"][0]["rungs"]
+    expect(compare(results, broken, d), 2, "malformed results file", "a results file without rows")
 
 print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
 sys.exit(1 if failures else 0)

@@ -194,5 +194,35 @@ TEST_F(HarnessTest, EveryRungOfVectorAddIsCheckedTimedOrSkippedWithAReason) {
   }
 }
 
+TEST_F(HarnessTest, ReplicatesPoolTheSamplesKeepEachMedianAndMeasureTheirSpread) {
+  bool any_failed = false;
+  std::vector<nlohmann::json> passes = {run("vector_add", any_failed), run("vector_add", any_failed),
+                                        run("vector_add", any_failed)};
+  // Make the serial rung's three replicate medians known: 1, 2 and 4 ms.
+  const double medians[] = {1e-3, 2e-3, 4e-3};
+  for (int r = 0; r < 3; ++r)
+    for (auto& row : passes[r]["rungs"])
+      if (row["rung"] == "serial") {
+        row["timings"]["compute"]["median_s"] = medians[r];
+        row["timings"]["compute"]["samples_s"] = {medians[r], medians[r]};
+      }
+  nlohmann::json merged = merge_replicates(passes);
+  EXPECT_EQ(merged["replicates"], 3);
+  const nlohmann::json serial = row(merged, "serial");
+  const auto& compute = serial["timings"]["compute"];
+  EXPECT_EQ(compute["replicate_medians_s"], (std::vector<double>{1e-3, 2e-3, 4e-3}));
+  EXPECT_DOUBLE_EQ(compute["replicate_spread"].get<double>(), (4e-3 - 1e-3) / 2e-3);
+  EXPECT_EQ(compute["samples_s"].size(), 6u) << "every replicate's samples, pooled";
+  EXPECT_DOUBLE_EQ(compute["median_s"].get<double>(), 2e-3);
+  EXPECT_TRUE(serial["high_spread"].get<bool>());
+  // Speed-ups come from the pooled medians.
+  EXPECT_NEAR(row(merged, "naive")["timings"]["speedup"]["vs_serial"]["compute"].get<double>(),
+              2e-3 / row(merged, "naive")["timings"]["compute"]["median_s"].get<double>(), 1e-12);
+  // A rung that failed in one replicate is failed, and says in which.
+  passes[1]["rungs"][0] = {{"rung", "naive"}, {"backend", "host"}, {"status", "failed"}, {"reason", "boom"}};
+  EXPECT_EQ(row(merge_replicates(passes), "naive")["reason"], "in replicate 2: boom");
+  EXPECT_EQ(replicate_spread({5.0}), 0);
+}
+
 }  // namespace
 }  // namespace ladder

@@ -21,8 +21,9 @@ validator = jsonschema.Draft202012Validator(schema)
 
 with tempfile.TemporaryDirectory() as directory:
     out = Path(directory) / "r.json"
-    run = subprocess.run([ladder, "run", "vector_add", "--size", "tiny", "--min-time", "0.01",
-                          "--repetitions", "3", "--out", str(out)], capture_output=True, text=True)
+    # Two replicates: the replicate figures and the peers' merged replicates are in the schema too.
+    run = subprocess.run([ladder, "run", "vector_add", "histogram", "--size", "tiny", "--min-time", "0.01",
+                          "--repetitions", "3", "--replicates", "2", "--out", str(out)], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     results = json.loads(out.read_text())
 
@@ -32,6 +33,8 @@ with tempfile.TemporaryDirectory() as directory:
     assert peers.returncode == 0, peers.stderr
     results = json.loads(out.read_text())
     assert results["results"][0]["peers"], "peers.py should add peer rows"
+    timed = [p for e in results["results"] for p in e["peers"] if p["status"] == "ok"]
+    assert all(len(p["timings"]["compute"]["replicate_medians_s"]) == 2 for p in timed), timed
 
 errors = sorted(validator.iter_errors(results), key=lambda e: list(e.path))
 for error in errors:

@@ -1,6 +1,7 @@
 // The run's context: enough to explain a difference between two runs from
 // their files alone (DESIGN.md, "Measurement rigour").
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -49,9 +50,65 @@ nlohmann::json ceilings_json(const std::optional<DeviceCeilings>& c) {
           {"device_to_host_pageable_bytes_per_s", c->device_to_host_pageable}};
 }
 
+#ifdef _OPENMP
+const char* proc_bind_name(omp_proc_bind_t bind) {
+  switch (bind) {
+    case omp_proc_bind_false: return "false";
+    case omp_proc_bind_true: return "true";
+    case omp_proc_bind_primary: return "primary";
+    case omp_proc_bind_close: return "close";
+    case omp_proc_bind_spread: return "spread";
+  }
+  return "unknown";
+}
+#endif
+
+nlohmann::json load_json(const HostLoad& load) {
+  if (load.one_minute < 0) return nullptr;
+  return {load.one_minute, load.five_minutes, load.fifteen_minutes};
+}
+
+// The first core's clock as the kernel reports it now (MHz), where readable.
+nlohmann::json cpu_mhz() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("cpu MHz", 0) == 0 && line.find(':') != std::string::npos)
+      return std::stod(line.substr(line.find(':') + 1));
+  return nullptr;
+}
+
+// GPU clocks and power limit as the driver reports them (nvidia-smi reads
+// NVML); null where there is no NVIDIA driver.
+nlohmann::json gpu_clocks() {
+  const char* query =
+      "nvidia-smi --query-gpu=index,name,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu "
+      "--format=csv,noheader 2>/dev/null";
+  FILE* pipe = ::popen(query, "r");
+  if (!pipe) return nullptr;
+  nlohmann::json gpus = nlohmann::json::array();
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe)) {
+    std::string line(buffer);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    if (!line.empty()) gpus.push_back(line);
+  }
+  ::pclose(pipe);
+  if (gpus.empty()) return nullptr;
+  return {{"fields", "index, name, clocks.sm, clocks.max.sm, clocks.mem, power.limit, temperature.gpu"},
+          {"gpus", gpus}};
+}
+
 }  // namespace
 
-nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, const std::string& command_line) {
+HostLoad read_host_load() {
+  HostLoad load;
+  std::ifstream in("/proc/loadavg");
+  if (!(in >> load.one_minute >> load.five_minutes >> load.fifteen_minutes)) return {};
+  return load;
+}
+
+nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, const std::string& command_line,
+                           const HostLoad& load_before, const HostLoad& load_after) {
   utsname system{};
   uname(&system);
   nlohmann::json openmp = nullptr;
@@ -60,7 +117,8 @@ nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, 
             {"max_threads", omp_get_max_threads()},
             {"OMP_NUM_THREADS", environment("OMP_NUM_THREADS")},
             {"OMP_PROC_BIND", environment("OMP_PROC_BIND")},
-            {"OMP_PLACES", environment("OMP_PLACES")}};
+            {"OMP_PLACES", environment("OMP_PLACES")},
+            {"proc_bind", proc_bind_name(omp_get_proc_bind())}};
 #endif
   nlohmann::json context = {
       {"suite", {{"name", "hpc-ladder"}, {"version", LADDER_VERSION}, {"git_revision", LADDER_GIT_REVISION}}},
@@ -71,17 +129,24 @@ nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, 
         {"hardware_threads", std::thread::hardware_concurrency()},
         {"threads_requested", options.threads},
         {"cpu_governor", read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")},
-        {"cpu_boost", read_first_line("/sys/devices/system/cpu/cpufreq/boost")}}},
+        {"cpu_boost", read_first_line("/sys/devices/system/cpu/cpufreq/boost")},
+        {"cpu_mhz", cpu_mhz()},
+        // 1-, 5- and 15-minute load averages: a reference run starts on an idle machine.
+        {"load_average_before", load_json(load_before)},
+        {"load_average_after", load_json(load_after)}}},
       {"os", std::string(system.sysname) + " " + system.release + " " + system.machine},
       {"compiler", {{"id", LADDER_COMPILER}, {"flags", LADDER_COMPILER_FLAGS}, {"build_type", LADDER_BUILD_TYPE}}},
       {"openmp", openmp},
-      {"cuda", {{"devices", cuda_devices()}, {"device_selected", options.cuda_device}}},
+      {"cuda", {{"devices", cuda_devices()}, {"device_selected", options.cuda_device}, {"clocks", gpu_clocks()}}},
       {"opencl", {{"devices", opencl_devices()}, {"device_selected", options.opencl_device}}},
       {"host_memory", options.pinned ? "pinned" : "pageable"},
       {"l2_eviction", !options.warm},
       {"ceilings",
        {{"host_bytes_per_s", ceilings.host_bytes_per_s},
         {"host_threads", ceilings.host_threads},
+        {"host_kernel", ceilings.host_measurement.kernel},
+        {"host_kernels_bytes_per_s", ceilings.host_measurement.kernels},
+        {"host_best_over_median", ceilings.host_measurement.best_over_median},
         {"cuda", ceilings_json(ceilings.cuda)},
         {"opencl", ceilings_json(ceilings.opencl)}}}};
   return context;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iomanip>
 #include <numeric>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <iostream>
@@ -144,6 +145,77 @@ Statistics summarise(std::vector<double> samples) {
   s.cv = s.mean > 0 ? std::sqrt(squares / n) / s.mean : 0;
   s.samples = std::move(samples);
   return s;
+}
+
+void add_speedups(nlohmann::json& rows) {
+  auto median_of = [&](const std::string& rung, const char* figure) -> std::optional<double> {
+    for (const auto& row : rows)
+      if (row["rung"] == rung && row["status"] == "ok") return row["timings"][figure]["median_s"].get<double>();
+    return std::nullopt;
+  };
+  for (auto& row : rows) {
+    if (row["status"] != "ok") continue;
+    auto ratios = [&](const std::string& baseline) {
+      nlohmann::json r = {{"compute", nullptr}, {"transfer", nullptr}};
+      for (const char* figure : {"compute", "transfer"})
+        if (auto base = median_of(baseline, figure)) r[figure] = *base / row["timings"][figure]["median_s"].get<double>();
+      return r;
+    };
+    row["timings"]["speedup"] = {{"vs_naive", ratios("naive")}, {"vs_serial", ratios("serial")}};
+  }
+}
+
+double replicate_spread(const std::vector<double>& medians) {
+  if (medians.size() < 2) return 0;
+  auto [low, high] = std::minmax_element(medians.begin(), medians.end());
+  double middle = summarise(medians).median;
+  return middle > 0 ? (*high - *low) / middle : 0;
+}
+
+nlohmann::json merge_replicates(const std::vector<nlohmann::json>& passes) {
+  nlohmann::json merged = passes.at(0);
+  merged["replicates"] = passes.size();
+  if (passes.size() < 2) return merged;
+  auto& rows = merged["rungs"];
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto& row = rows[i];
+    // A rung that failed or was skipped in any replicate is reported as that replicate saw it.
+    for (std::size_t r = 0; r < passes.size(); ++r) {
+      const auto& other = passes[r]["rungs"][i];
+      if (other["status"] != "ok" && row["status"] == "ok") {
+        row = other;
+        row["reason"] = "in replicate " + std::to_string(r + 1) + ": " + other.value("reason", std::string());
+      }
+    }
+    if (row["status"] != "ok") continue;
+    auto& timings = row["timings"];
+    double old_compute = timings["compute"]["median_s"], old_transfer = timings["transfer"]["median_s"];
+    for (const char* figure : {"compute", "transfer", "upload", "download"}) {
+      std::vector<double> pooled, medians;
+      for (const auto& pass : passes) {
+        const auto& figures = pass["rungs"][i]["timings"][figure];
+        for (double sample : figures["samples_s"]) pooled.push_back(sample);
+        medians.push_back(figures["median_s"]);
+      }
+      timings[figure] = to_json(summarise(std::move(pooled)));
+      timings[figure]["replicate_medians_s"] = medians;
+      timings[figure]["replicate_spread"] = replicate_spread(medians);
+    }
+    for (std::size_t r = 1; r < passes.size(); ++r)
+      for (const auto& run : passes[r]["rungs"][i]["timings"]["google_benchmark"]) timings["google_benchmark"].push_back(run);
+    // Throughput and fraction of ceiling scale with the pooled medians.
+    double compute_scale = old_compute / timings["compute"]["median_s"].get<double>();
+    double transfer_scale = old_transfer / timings["transfer"]["median_s"].get<double>();
+    for (auto& [name, value] : timings["throughput"].items()) value = value.get<double>() * compute_scale;
+    auto& fraction = timings["fraction_of_ceiling"];
+    if (!fraction["compute"].is_null()) fraction["compute"] = fraction["compute"].get<double>() * compute_scale;
+    if (!fraction["transfer"].is_null())
+      fraction["transfer"] = fraction["transfer"].get<double>() * (row["device_kind"] == "cpu" ? compute_scale : transfer_scale);
+    row["high_spread"] = timings["compute"]["replicate_spread"].get<double>() > kHighSpread ||
+                         timings["transfer"]["replicate_spread"].get<double>() > kHighSpread;
+  }
+  add_speedups(rows);
+  return merged;
 }
 
 Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& params, const RunOptions& options,
@@ -341,34 +413,13 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
             << "vs serial c/t" << std::setw(9) << "ceiling" << '\n';
   // Speed-ups against naive and serial, from their median times; the row is
   // printed with what is known when it finishes and completed at the end.
-  struct Baseline {
-    std::optional<double> compute, transfer;
-  };
-  Baseline naive, serial;
-  auto add_speedups = [&](nlohmann::json& row) {
-    if (row["status"] != "ok") return;
-    auto ratios = [&](const Baseline& baseline) {
-      nlohmann::json r = {{"compute", nullptr}, {"transfer", nullptr}};
-      if (baseline.compute) r["compute"] = *baseline.compute / row["timings"]["compute"]["median_s"].get<double>();
-      if (baseline.transfer) r["transfer"] = *baseline.transfer / row["timings"]["transfer"]["median_s"].get<double>();
-      return r;
-    };
-    row["timings"]["speedup"] = {{"vs_naive", ratios(naive)}, {"vs_serial", ratios(serial)}};
-  };
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& rung_name : rungs) {
-    nlohmann::json row = run_rung(*problem, rung_name, inputs, expected, params, work, request.track);
-    if (row["status"] == "failed") any_failed = true;
-    if (row["status"] == "ok" && (rung_name == "naive" || rung_name == "serial")) {
-      Baseline& baseline = rung_name == "naive" ? naive : serial;
-      baseline.compute = row["timings"]["compute"]["median_s"].get<double>();
-      baseline.transfer = row["timings"]["transfer"]["median_s"].get<double>();
-    }
-    add_speedups(row);
-    print_row(progress_, row);
-    rows.push_back(std::move(row));
+    rows.push_back(run_rung(*problem, rung_name, inputs, expected, params, work, request.track));
+    if (rows.back()["status"] == "failed") any_failed = true;
+    add_speedups(rows);  // against the baselines timed so far; complete once the last rung is done
+    print_row(progress_, rows.back());
   }
-  for (auto& row : rows) add_speedups(row);
 
   return {{"exercise", problem->name()},
           {"track", request.track},

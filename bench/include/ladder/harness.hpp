@@ -6,6 +6,7 @@
 // fraction of the device's measured ceiling.
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,16 +34,25 @@ struct TimingPolicy {
   double time_budget = 60;
 };
 
+// Host memory bandwidth as STREAM measures it: every thread, first touch,
+// arrays far larger than the caches, the best of 9 timed passes of each of
+// copy, add and triad (bytes read + written), and the best kernel's figure.
+struct HostBandwidth {
+  double bytes_per_s = 0;
+  std::string kernel;                      // the kernel that reached it
+  std::map<std::string, double> kernels;   // each kernel's best, bytes per second
+  double best_over_median = 1;             // how far the best pass stands above a typical one
+};
+HostBandwidth measure_host_bandwidth();
+
 // Measured (or given) ceilings of this run's devices, bytes per second.
 struct Ceilings {
   double host_bytes_per_s = 0;
   int host_threads = 0;
+  HostBandwidth host_measurement;  // empty when the ceiling was given (--host-bandwidth)
   std::optional<DeviceCeilings> cuda;
   std::optional<DeviceCeilings> opencl;
 };
-// Host memory bandwidth: the best of a few passes of a parallel a + b over
-// arrays far larger than the caches (12 bytes per element).
-double measure_host_bandwidth();
 
 // Runs one rung once, untimed: prepare, upload, compute, download. The
 // outputs are the rung's; `solve`, `check` and the tests use this.
@@ -76,8 +86,27 @@ class Harness {
   std::ostream& progress_;
 };
 
+// Speed-ups of every ok row against the naive and serial rows among `rows`
+// (an entry's "rungs"), compute-only and transfer-inclusive, from medians.
+void add_speedups(nlohmann::json& rows);
+
+// Replicates: the same request run several times, interleaved with the
+// other requests of the run, so that the spread between them shows what a
+// rerun on this machine would see. One entry from several passes: samples
+// pooled, each figure's replicate medians kept, and their spread (max - min
+// over median); a row whose spread exceeds kHighSpread is flagged.
+constexpr double kHighSpread = 0.10;
+double replicate_spread(const std::vector<double>& medians);
+nlohmann::json merge_replicates(const std::vector<nlohmann::json>& passes);
+
 // The run's context: suite version, host, compiler, runtimes, devices.
-nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, const std::string& command_line);
+struct HostLoad {
+  double one_minute = -1, five_minutes = -1, fifteen_minutes = -1;  // -1: not readable
+};
+HostLoad read_host_load();  // /proc/loadavg
+
+nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, const std::string& command_line,
+                           const HostLoad& load_before, const HostLoad& load_after);
 
 constexpr int kSchemaVersion = 1;
 

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Replicates, `ladder compare` and `ladder reproduce` on real runs of this machine:
+a run with --replicates records every replicate's median and their spread; a
+copy of it with one figure made 20 % slower is told apart; and a rerun of the
+same command on the same machine (`ladder reproduce`) agrees with it."""
+import copy
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ladder = sys.argv[1]
+failures = []
+
+
+def check(condition, what, detail=""):
+    if not condition:
+        failures.append(what)
+        print(f"FAILED: {what}\n{detail}")
+
+
+with tempfile.TemporaryDirectory() as directory:
+    d = Path(directory)
+    reference = d / "reference.json"
+    # Host rungs only, at the tiny size, with enough samples for stable medians;
+    # the given bandwidth skips the ceiling's measurement (seconds on two cores).
+    command = [ladder, "run", "vector_add", "histogram", "--size", "tiny", "--variants", "naive,serial,openmp",
+               "--replicates", "3", "--min-time", "0.05", "--repetitions", "30", "--host-bandwidth", "10",
+               "--out", str(reference)]
+    run = subprocess.run(command, capture_output=True, text=True)
+    check(run.returncode == 0, "the run with replicates succeeds", run.stdout + run.stderr)
+    check("== replicate 3 of 3" in run.stdout, "the replicates are announced as they run", run.stdout)
+    check("spread between replicates" in run.stdout, "and their spread printed", run.stdout)
+    results = json.loads(reference.read_text())
+    host = results["context"]["host"]
+    check(len(host.get("load_average_before") or []) == 3, "the load before the run is recorded", json.dumps(host))
+    check(len(host.get("load_average_after") or []) == 3, "and after it", json.dumps(host))
+
+    figures = []
+    for entry in results["results"]:
+        check(entry.get("replicates") == 3, f"{entry['exercise']} ran 3 replicates", json.dumps(entry)[:300])
+        for row in entry["rungs"]:
+            check(row["status"] == "ok", f"{entry['exercise']}/{row['rung']} ok", json.dumps(row)[:300])
+            if row["status"] != "ok":
+                continue
+            for figure in ("compute", "transfer"):
+                t = row["timings"][figure]
+                medians = t.get("replicate_medians_s", [])
+                check(len(medians) == 3, f"{entry['exercise']}/{row['rung']} {figure} keeps 3 replicate medians")
+                if len(medians) == 3:
+                    expected = (max(medians) - min(medians)) / sorted(medians)[1]
+                    check(abs(t["replicate_spread"] - expected) < 1e-12, "the spread is (max - min) / median")
+                    figures.append((t["replicate_spread"], entry["exercise"], row["rung"], figure))
+
+    if figures:
+        # Doctor the steadiest figure: 20 % slower in every sample and replicate.
+        spread, exercise, rung, figure = min(figures)
+        check(0.05 + 2 * spread < 0.2, "the steadiest figure varies little enough to tell 20 % apart",
+              f"{exercise}/{rung} {figure}: spread {spread:.3f}")
+        doctored = copy.deepcopy(results)
+        for entry in doctored["results"]:
+            for row in entry["rungs"]:
+                if entry["exercise"] == exercise and row["rung"] == rung:
+                    t = row["timings"][figure]
+                    t["median_s"] *= 1.2
+                    t["samples_s"] = [1.2 * s for s in t["samples_s"]]
+                    t["replicate_medians_s"] = [1.2 * m for m in t["replicate_medians_s"]]
+        doctored_path = d / "doctored.json"
+        doctored_path.write_text(json.dumps(doctored))
+        run = subprocess.run([ladder, "compare", str(reference), str(doctored_path)], capture_output=True, text=True)
+        check(run.returncode == 1 and f"{exercise}/{rung} {figure} 1.20x slower" in run.stdout,
+              "compare tells the run from a copy with one figure 20 % slower", run.stdout + run.stderr)
+
+    # A rerun of the same command on the same machine agrees with the reference.
+    run = subprocess.run([ladder, "reproduce", str(reference), "--out", str(d / "rerun")],
+                         capture_output=True, text=True)
+    check(run.returncode == 0 and "the runs agree" in run.stdout, "a rerun on this machine reproduces the run",
+          run.stdout[-3000:] + run.stderr[-2000:])
+    check((d / "rerun" / "reference.json").is_file(), "the rerun's results are kept where --out says")
+
+    run = subprocess.run([ladder, "reproduce", str(d / "no-such-run")], capture_output=True, text=True)
+    check(run.returncode == 2 and "no such file or folder" in run.stderr, "a missing run is refused", run.stderr)
+
+print(f"{len(failures)} failed" if failures else "all passed")
+sys.exit(1 if failures else 0)
