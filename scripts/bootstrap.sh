@@ -16,6 +16,7 @@ packages=(
   python3-matplotlib                            # ladder report: charts
   python3-scipy                                 # the SciPy peers and the solve tests against SciPy
   primesieve                                    # the primes exercise's peer (reports/peers.py)
+  python3-opencv python3-astropy                # the fastest CPU library peers: OpenCV, astropy's sigma_clip
 )
 
 missing=()

@@ -36,7 +36,8 @@ struct TimingPolicy {
 
 // Host memory bandwidth as STREAM measures it: every thread, first touch,
 // arrays far larger than the caches, the best of 9 timed passes of each of
-// copy, add and triad (bytes read + written), and the best kernel's figure.
+// copy, add and triad (and on x86 add with non-temporal stores), bytes read +
+// written, and the best kernel's figure.
 struct HostBandwidth {
   double bytes_per_s = 0;
   std::string kernel;                      // the kernel that reached it
