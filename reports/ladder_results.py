@@ -10,15 +10,40 @@ def fail(program, message):
     sys.exit(2)
 
 
+SCHEMA = Path(__file__).with_name("results.schema.json")
+
+
+def refuse_constant(name):
+    raise ValueError(f"holds {name}, a time that cannot be compared")
+
+
 def load_results(program, path):
+    """A results file, checked before anything reads it: JSON without NaN or Infinity, schema version 1,
+    and valid against reports/results.schema.json (where the jsonschema module is installed; without it,
+    the rows every command reads are checked by hand). Anything else is refused with exit status 2."""
     try:
-        results = json.loads(Path(path).read_text())
+        results = json.loads(Path(path).read_text(), parse_constant=refuse_constant)
     except FileNotFoundError:
         fail(program, f"{path}: no such file")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        fail(program, f"{path}: not JSON ({error})")
+    except IsADirectoryError:
+        fail(program, f"{path}: is a directory, not a results file")
+    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError and NaN/Infinity are ValueErrors
+        fail(program, f"{path}: not a valid results file ({error})")
     if not isinstance(results, dict) or results.get("schema_version") != 1:
         fail(program, f"{path}: not a results file of schema version 1 (written by `ladder run --out`)")
+    try:
+        import jsonschema
+    except ImportError:
+        jsonschema = None
+    if jsonschema is not None:
+        validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text()))
+        error = next(iter(sorted(validator.iter_errors(results), key=lambda e: list(e.path))), None)
+        if error is not None:
+            where = "/".join(map(str, error.path)) or "the top level"
+            fail(program, f"{path}: does not match reports/results.schema.json at {where}: {error.message}")
+    elif not isinstance(results.get("results"), list) or not all(
+            isinstance(entry, dict) and isinstance(entry.get("rungs"), list) for entry in results["results"]):
+        fail(program, f"{path}: malformed results file (every entry of 'results' needs its 'rungs')")
     return results
 
 

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "ladder/error.hpp"
 #include "ladder/npy.hpp"
@@ -103,12 +105,12 @@ TEST_F(NpyTest, RefusesAFileWithoutTheMagic) {
 
 TEST_F(NpyTest, RefusesTruncatedData) {
   write_bytes("short.npy", header("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }") + "12345678");
-  expect_refused("short.npy", "shorter");
+  expect_refused("short.npy", "needs 16 bytes of data, the file holds 8");
 }
 
 TEST_F(NpyTest, RefusesTrailingData) {
   write_bytes("long.npy", header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }") + "12345678");
-  expect_refused("long.npy", "longer");
+  expect_refused("long.npy", "needs 4 bytes of data, the file holds 8");
 }
 
 TEST_F(NpyTest, RefusesFortranOrder) {
@@ -134,6 +136,82 @@ TEST_F(NpyTest, ReadsBooleansAsUint8) {
 TEST_F(NpyTest, RefusesUnsupportedDtypesNamingTheAcceptedOnes) {
   write_bytes("c.npy", header("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }") + "12345678");
   expect_refused("c.npy", "accepted: bool, uint8");
+}
+
+TEST_F(NpyTest, RefusesShapesThatWrapPast64Bits) {
+  // The product of (3, 2, 2^63 + 1) wraps to a few bytes; so does 2^32 x 2^32.
+  write_bytes("wrap.npy", header("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2, 9223372036854775809), }") +
+                              "123456789012");
+  expect_refused("wrap.npy", "not a non-negative integer below 10^18");
+  write_bytes("wrap2.npy", header("{'descr': '<u2', 'fortran_order': False, 'shape': (4294967296, 4294967296), }"));
+  expect_refused("wrap2.npy", "overflows");
+  write_bytes("wrap3.npy", header("{'descr': '<f8', 'fortran_order': False, 'shape': (576460752303423488, 64), }"));
+  expect_refused("wrap3.npy", "overflows");
+}
+
+TEST_F(NpyTest, RefusesNegativeAndMalformedDimensions) {
+  for (const char* shape : {"(-12,)", "(12L,)", "(1.5,)", "(,)", "(3,,4)", "(0x10,)"}) {
+    write_bytes("dims.npy", header(std::string("{'descr': '<f4', 'fortran_order': False, 'shape': ") + shape + ", }") +
+                                std::string(48, '\0'));
+    expect_refused("dims.npy", "is not a non-negative integer");
+  }
+}
+
+TEST_F(NpyTest, RefusesAHugeShapeBeforeAllocatingIt) {
+  // 2^40 float32 elements backed by 48 bytes: refused from the header and the file's size alone.
+  write_bytes("huge.npy", header("{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }") +
+                              std::string(48, '\0'));
+  expect_refused("huge.npy", "needs 4398046511104 bytes of data, the file holds 48");
+}
+
+TEST_F(NpyTest, RefusesADirectory) {
+  fs::create_directories(path("folder.npy"));
+  expect_refused("folder.npy", "is a directory");
+}
+
+// Random and mutated headers: every one is either read into an array no
+// larger than the bytes given, or refused with a UsageError; nothing else.
+TEST(NpyFuzzTest, RandomAndMutatedHeadersAreAcceptedOrRefusedCleanly) {
+  const char* descrs[] = {"<f4", "<f8", "|u1", "<u2", "<i4", "|b1", ">f4", "<c8", "", "<f4'"};
+  const char* pieces[] = {"0", "1", "3", "7", "-1", "18446744073709551617", "9223372036854775807", "4294967296",
+                          " ", ",", ", ", "L", "(", ")", "'", "1e3", "999999999999999999"};
+  CounterRng rng(2026, 19);
+  std::uint64_t draw = 0;
+  auto next = [&](std::uint64_t n) { return rng.bits(draw++) % n; };
+  int accepted = 0;
+  const int kHeaders = 100000;
+  for (int i = 0; i < kHeaders; ++i) {
+    std::string shape = "(";
+    for (std::uint64_t k = 0, parts = next(6); k < parts; ++k) shape += pieces[next(std::size(pieces))];
+    shape += next(4) ? ")" : "";
+    std::string dict = std::string("{'descr': '") + descrs[next(std::size(descrs))] +
+                       "', 'fortran_order': " + (next(8) ? "False" : "True") + ", 'shape': " + shape + ", }";
+    std::string text = dict;
+    text.append(next(70), ' ');
+    text += '\n';
+    std::string bytes = "\x93NUMPY";
+    bytes += static_cast<char>(next(5) ? 1 : next(4));
+    bytes += '\0';
+    bytes += static_cast<char>(text.size() & 0xff);
+    bytes += static_cast<char>(next(10) ? text.size() >> 8 : next(256));
+    bytes += text;
+    bytes.append(next(64), '\x2a');
+    // Mutations: flip a few bytes anywhere, or cut the file short.
+    for (std::uint64_t flips = next(3); flips > 0; --flips) bytes[next(bytes.size())] = static_cast<char>(next(256));
+    if (next(8) == 0) bytes.resize(next(bytes.size() + 1));
+    std::istringstream in(bytes);
+    try {
+      Array array = read_npy(in, "fuzz.npy", bytes.size());
+      ASSERT_LE(array.bytes(), bytes.size()) << bytes;
+      ++accepted;
+    } catch (const UsageError&) {
+      // a clean refusal
+    } catch (const std::exception& e) {
+      FAIL() << "header " << i << " ended in " << e.what() << ":\n" << bytes;
+    }
+  }
+  EXPECT_GT(accepted, 0) << "some well-formed headers must be read";
+  RecordProperty("headers", kHeaders);
 }
 
 TEST_F(NpyTest, FailedWriteLeavesNothingBehind) {

@@ -75,7 +75,10 @@ with tempfile.TemporaryDirectory() as directory:
 
     nan = copy.deepcopy(results)
     serial(nan)["timings"]["compute"]["median_s"] = float("nan")
-    expect(compare(results, nan, d), 1, "invalid time", "a NaN time never agrees")
+    expect(compare(results, nan, d), 2, "cannot be compared", "a NaN time is refused, never compared")
+    zero = copy.deepcopy(results)
+    serial(zero)["timings"]["compute"]["median_s"] = 0.0
+    expect(compare(results, zero, d), 1, "invalid time", "a zero time never agrees")
 
     other = copy.deepcopy(results)
     other["results"][0]["input_checksums"]["a"] = "fnv1a64:0000000000000000"
@@ -84,7 +87,8 @@ with tempfile.TemporaryDirectory() as directory:
     expect(compare(results, {"x": 1}, d), 2, "not a results file", "a file that is not a results file")
     broken = copy.deepcopy(results)
     del broken["results"][0]["rungs"]
-    expect(compare(results, broken, d), 2, "malformed results file", "a results file without rows")
+    expect(compare(results, broken, d), 2, "does not match reports/results.schema.json", "a results file without rows")
+    expect(compare(results, "not even an object", d), 2, "not a results file", "a JSON string")
 
 print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
 sys.exit(1 if failures else 0)

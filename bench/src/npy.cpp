@@ -48,52 +48,90 @@ std::string descr_of(DType dtype) {
   return "";
 }
 
+// One dimension of the header's shape: digits only (no sign, no 'L'), and
+// small enough that no product of them can wrap.
+std::size_t parse_dimension(const std::string& name, const std::string& token) {
+  std::size_t first = token.find_first_not_of(" \t"), last = token.find_last_not_of(" \t");
+  std::string digits = first == std::string::npos ? "" : token.substr(first, last - first + 1);
+  if (digits.empty() || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos)
+    malformed(name, "shape entry '" + token + "' is not a non-negative integer below 10^18");
+  return std::stoull(digits);
+}
+
 }  // namespace
 
-Array read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(path + ": cannot open file (" + std::strerror(errno) + ")");
+Array read_npy(std::istream& in, const std::string& name, std::uint64_t available) {
   char magic[6];
   unsigned char version[2];
-  if (!in.read(magic, 6) || std::memcmp(magic, kMagic, 6) != 0) malformed(path, "missing the \\x93NUMPY magic");
-  if (!in.read(reinterpret_cast<char*>(version), 2)) malformed(path, "truncated header");
-  std::size_t header_length = 0;
+  if (!in.read(magic, 6) || std::memcmp(magic, kMagic, 6) != 0) malformed(name, "missing the \\x93NUMPY magic");
+  if (!in.read(reinterpret_cast<char*>(version), 2)) malformed(name, "truncated header");
+  std::size_t header_length = 0, preamble = 10;
   if (version[0] == 1) {
     unsigned char len[2];
-    if (!in.read(reinterpret_cast<char*>(len), 2)) malformed(path, "truncated header");
+    if (!in.read(reinterpret_cast<char*>(len), 2)) malformed(name, "truncated header");
     header_length = len[0] | (len[1] << 8);
   } else if (version[0] == 2 || version[0] == 3) {
     unsigned char len[4];
-    if (!in.read(reinterpret_cast<char*>(len), 4)) malformed(path, "truncated header");
+    if (!in.read(reinterpret_cast<char*>(len), 4)) malformed(name, "truncated header");
     header_length = len[0] | (len[1] << 8) | (len[2] << 16) | (static_cast<std::size_t>(len[3]) << 24);
+    preamble = 12;
   } else {
-    malformed(path, "format version " + std::to_string(version[0]) + " is unknown");
+    malformed(name, "format version " + std::to_string(version[0]) + " is unknown");
   }
-  if (header_length > (1u << 20)) malformed(path, "header too long");
+  if (header_length > (1u << 20)) malformed(name, "header too long");
+  if (preamble + header_length > available) malformed(name, "truncated header");
   std::string header(header_length, '\0');
-  if (!in.read(header.data(), static_cast<std::streamsize>(header_length))) malformed(path, "truncated header");
+  if (!in.read(header.data(), static_cast<std::streamsize>(header_length))) malformed(name, "truncated header");
 
+  // Compiled once: building a std::regex costs far more than matching it.
+  static const std::regex descr_pattern(R"('descr'\s*:\s*'([^']*)')");
+  static const std::regex order_pattern(R"('fortran_order'\s*:\s*(True|False))");
+  static const std::regex shape_pattern(R"('shape'\s*:\s*\(([^)]*)\))");
   std::smatch match;
-  if (!std::regex_search(header, match, std::regex(R"('descr'\s*:\s*'([^']*)')")))
-    malformed(path, "header has no 'descr'");
-  DType dtype = parse_descr(path, match[1]);
-  if (!std::regex_search(header, match, std::regex(R"('fortran_order'\s*:\s*(True|False))")))
-    malformed(path, "header has no 'fortran_order'");
-  if (match[1] == "True") throw UsageError(path + ": Fortran-ordered arrays are not supported; save with C order");
-  if (!std::regex_search(header, match, std::regex(R"('shape'\s*:\s*\(([^)]*)\))")))
-    malformed(path, "header has no 'shape'");
+  if (!std::regex_search(header, match, descr_pattern))
+    malformed(name, "header has no 'descr'");
+  DType dtype = parse_descr(name, match[1]);
+  if (!std::regex_search(header, match, order_pattern))
+    malformed(name, "header has no 'fortran_order'");
+  if (match[1] == "True") throw UsageError(name + ": Fortran-ordered arrays are not supported; save with C order");
+  if (!std::regex_search(header, match, shape_pattern))
+    malformed(name, "header has no 'shape'");
+
+  // The shape, its element count and byte size, each checked before any
+  // allocation: a header may claim anything, the file holds what it holds.
   std::vector<std::size_t> shape;
   std::string dims = match[1];
-  std::regex number(R"(\s*(\d+)\s*(,|$))");
-  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), number); it != std::sregex_iterator(); ++it)
-    shape.push_back(std::stoull((*it)[1]));
+  std::size_t count = 1;
+  std::stringstream tokens(dims);
+  for (std::string token; std::getline(tokens, token, ',');) {
+    if (token.find_first_not_of(" \t") == std::string::npos && tokens.eof()) break;  // the trailing comma of (3,)
+    shape.push_back(parse_dimension(name, token));
+    if (__builtin_mul_overflow(count, shape.back(), &count)) malformed(name, "shape (" + dims + ") overflows");
+  }
+  if (shape.size() > 32) malformed(name, "more than 32 dimensions");
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(count, dtype_size(dtype), &bytes)) malformed(name, "shape (" + dims + ") overflows");
+  const std::uint64_t data = available - preamble - header_length;
+  if (bytes != data)
+    malformed(name, "the header's shape (" + dims + ") of " + dtype_name(dtype) + " needs " + std::to_string(bytes) +
+                        " bytes of data, the file holds " + std::to_string(data));
 
   Array array(dtype, shape);
   if (!in.read(reinterpret_cast<char*>(array.raw()), static_cast<std::streamsize>(array.bytes())))
-    malformed(path, "data is shorter than the header's shape " + array.describe());
-  in.peek();
-  if (!in.eof()) malformed(path, "data is longer than the header's shape " + array.describe());
+    malformed(name, "data is shorter than the header's shape " + array.describe());
   return array;
+}
+
+Array read_npy(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw UsageError(path + ": is a directory, not a .npy file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(path + ": cannot open file (" + std::strerror(errno) + ")");
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size < 0) throw UsageError(path + ": cannot tell the file's size (not a regular file?)");
+  return read_npy(in, path, static_cast<std::uint64_t>(size));
 }
 
 void write_file_atomically(const std::string& path, const std::string& bytes) {

@@ -1,6 +1,8 @@
 #pragma once
 // NumPy .npy files (format versions 1, 2 and 3; little-endian, C order),
 // for `ladder solve`. Malformed files raise UsageError naming the file.
+#include <cstdint>
+#include <iosfwd>
 #include <string>
 
 #include "ladder/array.hpp"
@@ -8,6 +10,12 @@
 namespace ladder {
 
 Array read_npy(const std::string& path);
+
+// The same from a stream of `available` bytes (the file's size), `name` in
+// messages. The header is checked whole before anything is allocated: a
+// shape of non-negative integers whose product and byte size do not
+// overflow, and data of exactly that many bytes.
+Array read_npy(std::istream& in, const std::string& name, std::uint64_t available);
 
 // Writes through a temporary file renamed into place, so a failure never
 // leaves a half-written output behind.
