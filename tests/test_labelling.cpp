@@ -138,7 +138,8 @@ TEST(LabellingTest, NoiseHasTheAskedDensityAndManyComponents) {
   EXPECT_GT(*std::max_element(labels.begin(), labels.end()), 10000);
   for (const char* density : {"0", "1"}) {
     const Params edge = problem->resolve("tiny", labelling_params("50", "70", "noise", "4", density));
-    const auto pixels = problem->generate(edge, 3).at("image").view<std::uint8_t>();
+    const Arrays generated = problem->generate(edge, 3);  // kept alive: pixels is a view into it
+    const auto pixels = generated.at("image").view<std::uint8_t>();
     EXPECT_EQ(std::count(pixels.begin(), pixels.end(), 1), density[0] == '1' ? 3500 : 0) << density;
   }
 }
