@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <set>
 #include <cstring>
 #include <filesystem>
@@ -566,6 +567,13 @@ int command_solve(const Arguments& args) {
       throw UsageError("missing input '" + input.name + "' for " + problem->name() + " (expected:" + expected_names + ")");
   problem->validate(inputs, params);
   problem->normalise(inputs);
+  // The output must not replace one of the inputs (nor a directory, device or link).
+  refuse_unless_replaceable(output);
+  for (const auto& text : args.values("--input")) {
+    std::error_code same_error;
+    if (std::filesystem::equivalent(split_assignment(text, "--input").second, output, same_error))
+      throw UsageError(output + ": is also an input of this command; give another output file");
+  }
 
   const RungEntry* entry = find_rung(problem->name(), rung);
   if (entry == nullptr) throw UsageError("rung " + rung + " of " + problem->name() + " is not built in this build");
@@ -583,16 +591,49 @@ int command_generate(const Arguments& args) {
   auto problem = make_problem(args.positional[0]);
   Params params = problem->resolve(args.value("--size", "workshop"), parameter_overrides(args));
   std::uint64_t seed = args.flag("--seed") ? parse_integer("--seed", args.value("--seed"), 0, 1L << 62) : 1;
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
-  if (error) throw UsageError(directory + ": cannot create the directory (" + error.message() + ")");
   Arrays inputs = problem->generate(params, seed);
   Arrays expected = problem->reference(inputs, params);
-  for (const auto& [name, array] : inputs) write_npy(directory + "/" + name + ".npy", array);
-  for (const auto& [name, array] : expected) write_npy(directory + "/expected_" + name + ".npy", array);
-  nlohmann::ordered_json about = {{"exercise", problem->name()}, {"size", args.value("--size", "workshop")},
-                                  {"parameters", params.values()}, {"seed", seed}};
-  write_file_atomically(directory + "/inputs.json", about.dump(2) + "\n");
+  // All or nothing: the files are written into a sibling folder, then moved
+  // into place (the folder renamed, where DIRECTORY is new or empty).
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::exists(directory, error) && !fs::is_directory(directory, error))
+    throw UsageError(directory + ": exists and is not a directory");
+  fs::path target = fs::path(directory).lexically_normal();
+  if (target.filename().empty()) target = target.parent_path();  // "out/" names "out"
+  const fs::path staging = target.string() + ".tmp" + std::to_string(::getpid());
+  fs::create_directories(staging, error);
+  if (error) throw UsageError(directory + ": cannot create a folder beside it (" + error.message() + ")");
+  TemporaryPath cleanup_folder(staging.string());
+  std::vector<std::string> names;
+  std::vector<std::unique_ptr<TemporaryPath>> cleanup_files;  // each written file, until it is moved
+  auto write = [&](const std::string& name, const auto& save) {
+    names.push_back(name);
+    save((staging / name).string());
+    cleanup_files.push_back(std::make_unique<TemporaryPath>((staging / name).string()));
+  };
+  try {
+    for (const auto& [name, array] : inputs) write(name + ".npy", [&](const std::string& path) { write_npy(path, array); });
+    for (const auto& [name, array] : expected)
+      write("expected_" + name + ".npy", [&](const std::string& path) { write_npy(path, array); });
+    nlohmann::ordered_json about = {{"exercise", problem->name()}, {"size", args.value("--size", "workshop")},
+                                    {"parameters", params.values()}, {"seed", seed}};
+    write("inputs.json", [&](const std::string& path) { write_file_atomically(path, about.dump(2) + "\n"); });
+    if (!fs::exists(target, error) || fs::is_empty(target, error)) {
+      fs::remove(target, error);
+      fs::rename(staging, target);
+    } else {
+      for (const auto& name : names) refuse_unless_replaceable((target / name).string());
+      for (const auto& name : names) fs::rename(staging / name, target / name);
+      fs::remove(staging);
+    }
+  } catch (const fs::filesystem_error& failure) {
+    fs::remove_all(staging, error);
+    throw UsageError(directory + ": cannot write (" + failure.code().message() + ")");
+  } catch (...) {
+    fs::remove_all(staging, error);
+    throw;
+  }
   std::cout << "wrote " << inputs.size() << " input(s) and " << expected.size() << " expected output(s) to "
             << directory << '\n';
   return 0;
@@ -672,6 +713,12 @@ int main(int argc, char** argv) {
   } catch (const DeviceError& error) {
     std::cerr << "ladder: device error: " << error.what() << '\n';
     return 3;
+  } catch (const std::bad_alloc&) {
+    // Until every command predicts its memory before allocating, the
+    // allocation that fails is caught here: one message, exit 2.
+    std::cerr << "ladder: error: not enough memory for these inputs and parameters (an allocation failed); "
+                 "try a smaller --size or --param\n";
+    return 2;
   } catch (const std::exception& error) {
     std::cerr << "ladder: internal error: " << error.what() << '\n';
     return 4;

@@ -104,6 +104,42 @@ TEST_F(CliTest, SolveRefusesBadInputsAndLeavesNoOutput) {
   expect_refused("solve vector_add --input a=junk.npy --input b=b.npy" + ok, "junk.npy: not a valid .npy file");
 }
 
+TEST_F(CliTest, OutputsThatWouldLoseWhatTheUserHadAreRefused) {
+  write_vector("a.npy", DType::f32, 10);
+  write_vector("b.npy", DType::f32, 10);
+  const std::string inputs = "solve vector_add --variant serial --input a=a.npy --input b=b.npy";
+  const auto a_before = checksum(read_npy(path("a.npy")));
+  expect_refused(inputs + " --output a.npy", "a.npy: is also an input of this command");
+  EXPECT_EQ(checksum(read_npy(path("a.npy"))), a_before) << "the input is untouched";
+  fs::create_directories(path("folder"));
+  expect_refused(inputs + " --output folder", "folder: is a directory");
+  fs::create_symlink(path("b.npy"), path("link.npy"));
+  expect_refused(inputs + " --output link.npy", "link.npy: is a symbolic link");
+  EXPECT_TRUE(fs::is_symlink(path("link.npy")));
+  // A write that fails says why (not "Success"), and leaves no temporary behind.
+  expect_refused(inputs + " --output no_such_folder/c.npy", "no_such_folder/c.npy: cannot write (No such file or directory)");
+  for (const auto& entry : fs::directory_iterator(directory_))
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
+}
+
+TEST_F(CliTest, GenerateWritesAllOrNothingAndKeepsOtherFiles) {
+  fs::create_directories(path("out"));
+  std::ofstream(path("out/notes.txt")) << "mine";
+  Outcome outcome = ladder("generate vector_add --size tiny --out out");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  for (const char* name : {"a.npy", "b.npy", "expected_c.npy", "inputs.json", "notes.txt"})
+    EXPECT_TRUE(fs::exists(path(std::string("out/") + name))) << name;
+  outcome = ladder("generate vector_add --size tiny --out fresh/");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
+  EXPECT_TRUE(fs::exists(path("fresh/a.npy")));
+  // An existing file where the folder should be: refused, nothing written.
+  std::ofstream(path("taken")) << "mine";
+  Outcome refused = ladder("generate vector_add --size tiny --out taken");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  for (const auto& entry : fs::directory_iterator(directory_))
+    EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
+}
+
 TEST_F(CliTest, SolveOnACudaRungWithoutAGpuSaysSoAndWritesNothing) {
   write_vector("a.npy", DType::f32, 10);
   write_vector("b.npy", DType::f32, 10);

@@ -6,6 +6,9 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <csignal>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ladder/error.hpp"
@@ -134,26 +137,78 @@ Array read_npy(const std::string& path) {
   return read_npy(in, path, static_cast<std::uint64_t>(size));
 }
 
-void write_file_atomically(const std::string& path, const std::string& bytes) {
-  std::filesystem::path target(path);
-  std::filesystem::path temporary = target;
-  temporary += ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw UsageError(path + ": cannot write (" + std::strerror(errno) + ")");
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw UsageError(path + ": write failed (disk full?)");
+namespace {
+
+// The temporary files and folders this process is writing, removed if
+// SIGINT or SIGTERM arrives before they are renamed into place. Fixed
+// buffers: a signal handler may only call async-signal-safe functions.
+constexpr int kMaxTemporaries = 8;
+char g_temporaries[kMaxTemporaries][4096];
+
+extern "C" void remove_temporaries_and_die(int signal_number) {
+  for (auto& path : g_temporaries)  // files first, then the folders they were in
+    if (path[0] != '\0') ::unlink(path);
+  for (auto& path : g_temporaries)
+    if (path[0] != '\0') ::rmdir(path);
+  ::signal(signal_number, SIG_DFL);
+  ::raise(signal_number);
+}
+
+}  // namespace
+
+TemporaryPath::TemporaryPath(const std::string& path) {
+  static const bool installed = [] {
+    ::signal(SIGINT, remove_temporaries_and_die);
+    ::signal(SIGTERM, remove_temporaries_and_die);
+    return true;
+  }();
+  (void)installed;
+  if (path.size() >= sizeof g_temporaries[0]) throw UsageError(path + ": path too long");
+  for (int i = 0; i < kMaxTemporaries; ++i) {
+    if (g_temporaries[i][0] == '\0') {
+      std::memcpy(g_temporaries[i], path.c_str(), path.size() + 1);
+      slot_ = i;
+      return;
     }
   }
-  std::error_code error;
-  std::filesystem::rename(temporary, target, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
-    throw UsageError(path + ": cannot write (" + error.message() + ")");
+}
+
+TemporaryPath::~TemporaryPath() {
+  if (slot_ >= 0) g_temporaries[slot_][0] = '\0';
+}
+
+void refuse_unless_replaceable(const std::string& path) {
+  struct stat status{};
+  if (::lstat(path.c_str(), &status) != 0) return;  // not there yet: fine
+  if (S_ISLNK(status.st_mode))
+    throw UsageError(path + ": is a symbolic link; ladder replaces regular files only (give the path it points to)");
+  if (S_ISDIR(status.st_mode)) throw UsageError(path + ": is a directory; give a file name");
+  if (!S_ISREG(status.st_mode)) throw UsageError(path + ": is not a regular file (a device or a pipe?); give a file name");
+}
+
+void write_file_atomically(const std::string& path, const std::string& bytes) {
+  refuse_unless_replaceable(path);
+  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  TemporaryPath cleanup(temporary);
+  // POSIX calls, so that the error that stopped the write reaches the message.
+  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw UsageError(path + ": cannot write (" + std::strerror(errno) + ")");
+  std::size_t written = 0;
+  int error = 0;
+  while (written < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = n < 0 ? errno : ENOSPC;
+      break;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno;
+  if (error != 0) {
+    ::unlink(temporary.c_str());  // the user's previous file, if any, is untouched
+    throw UsageError(path + ": cannot write (" + std::strerror(error) + ")");
   }
 }
 

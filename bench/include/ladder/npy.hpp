@@ -21,7 +21,24 @@ Array read_npy(std::istream& in, const std::string& name, std::uint64_t availabl
 // leaves a half-written output behind.
 void write_npy(const std::string& path, const Array& array);
 
-// The same all-or-nothing write for text outputs (results JSON, CSV).
+// The same all-or-nothing write for text outputs (results JSON, CSV). An
+// existing target must be a regular file (not a directory, device or
+// symbolic link); on failure it is left as it was, and the message carries
+// the system's reason.
 void write_file_atomically(const std::string& path, const std::string& text);
+void refuse_unless_replaceable(const std::string& path);
+
+// While alive, `path` (a temporary file or an empty folder) is removed if
+// the program is interrupted (SIGINT, SIGTERM): nothing half-written stays.
+class TemporaryPath {
+ public:
+  explicit TemporaryPath(const std::string& path);
+  ~TemporaryPath();
+  TemporaryPath(const TemporaryPath&) = delete;
+  TemporaryPath& operator=(const TemporaryPath&) = delete;
+
+ private:
+  int slot_ = -1;
+};
 
 }  // namespace ladder
