@@ -158,7 +158,7 @@ def spread(row):
 
 def markdown_tables(results, rows):
     context = results["context"]
-    load = context["host"].get("load_average_before")
+    load = context.get("readings", {}).get("load_average_before")
     lines = ["# hpc-ladder results", "",
              f"Run {context['time']} on {context['host']['cpu_model']}"
              f" ({context['host_memory']} host memory"

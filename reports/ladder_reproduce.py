@@ -114,7 +114,7 @@ def main():
         differences = [f"{key}: {theirs[key]} there, {ours[key]} here" for key in theirs if theirs[key] != ours[key]]
         if differences:
             print("note: this machine differs from the reference's (compared anyway):\n  " + "\n  ".join(differences))
-        load = reference["context"].get("host", {}).get("load_average_before")
+        load = reference["context"].get("readings", {}).get("load_average_before")
         if load is None:
             print("note: the reference run does not record the machine's load")
         all_agree &= compare(reference, rerun, args.device_floor, args.host_floor, names=("reference", "rerun"))

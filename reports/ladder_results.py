@@ -43,7 +43,8 @@ def load_results(program, path):
             fail(program, f"{path}: does not match reports/results.schema.json at {where}: {error.message}")
     elif not isinstance(results.get("results"), list) or not all(
             isinstance(entry, dict) and isinstance(entry.get("rungs"), list) for entry in results["results"]):
-        fail(program, f"{path}: malformed results file (every entry of 'results' needs its 'rungs')")
+        fail(program, f"{path}: does not match reports/results.schema.json: every entry of 'results' needs its 'rungs'"
+                      " (install python3-jsonschema for the full check)")
     return results
 
 

@@ -8,7 +8,7 @@
 #
 # CUDA_ARCHITECTURES (default: native) and LADDER_GPU_BUILD (default:
 # build-gpu) override the build; SIZES (default "workshop large") and
-# THREADS (default "1,2,4,8,16"; empty: no sweep) the runs; TESTS=0 skips
+# THREADS (default "1,2,4,8,16"; empty: no sweep) the runs (SIZES empty: none); TESTS=0 skips
 # the tests (for a second call that only runs the other sizes).
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [EXERCISE...]}
@@ -32,7 +32,7 @@ fi
 
 ladder="$build/bench/ladder"
 "$ladder" devices >"$out/run.log" 2>&1
-for size in ${SIZES:-workshop large}; do
+for size in ${SIZES-workshop large}; do
   for memory in pageable pinned; do
     flag=(); [ "$memory" = pinned ] && flag=(--pinned)
     echo "== ladder run --size $size ${flag[*]}" | tee -a "$out/run.log"

@@ -33,9 +33,9 @@ with tempfile.TemporaryDirectory() as directory:
     check("== replicate 3 of 3" in run.stdout, "the replicates are announced as they run", run.stdout)
     check("spread between replicates" in run.stdout, "and their spread printed", run.stdout)
     results = json.loads(reference.read_text())
-    host = results["context"]["host"]
-    check(len(host.get("load_average_before") or []) == 3, "the load before the run is recorded", json.dumps(host))
-    check(len(host.get("load_average_after") or []) == 3, "and after it", json.dumps(host))
+    readings = results["context"]["readings"]
+    check(len(readings.get("load_average_before") or []) == 3, "the load before the run is recorded", json.dumps(readings))
+    check(len(readings.get("load_average_after") or []) == 3, "and after it", json.dumps(readings))
 
     figures = []
     for entry in results["results"]:
