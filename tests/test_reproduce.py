@@ -54,23 +54,28 @@ with tempfile.TemporaryDirectory() as directory:
                     figures.append((t["replicate_spread"], entry["exercise"], row["rung"], figure))
 
     if figures:
-        # Doctor the steadiest figure: 20 % slower in every sample and replicate.
+        # Doctor the steadiest figure: 20 % slower in every sample and replicate. Where even that
+        # figure's replicates vary too much to tell 20 % apart (a loaded machine), 50 % slower;
+        # test_compare.py checks the 20 % case on fixed numbers.
         spread, exercise, rung, figure = min(figures)
-        check(0.05 + 2 * spread < 0.2, "the steadiest figure varies little enough to tell 20 % apart",
+        factor = 1.2 if 0.05 + 2 * spread < 0.19 else 1.5
+        check(0.05 + 2 * spread < factor - 1.01, "the steadiest figure varies little enough to tell the change apart",
               f"{exercise}/{rung} {figure}: spread {spread:.3f}")
+        if factor != 1.2:
+            print(f"note: {exercise}/{rung} {figure} varies by {spread:.1%} between replicates here: doctored by 50 %")
         doctored = copy.deepcopy(results)
         for entry in doctored["results"]:
             for row in entry["rungs"]:
                 if entry["exercise"] == exercise and row["rung"] == rung:
                     t = row["timings"][figure]
-                    t["median_s"] *= 1.2
-                    t["samples_s"] = [1.2 * s for s in t["samples_s"]]
-                    t["replicate_medians_s"] = [1.2 * m for m in t["replicate_medians_s"]]
+                    t["median_s"] *= factor
+                    t["samples_s"] = [factor * s for s in t["samples_s"]]
+                    t["replicate_medians_s"] = [factor * m for m in t["replicate_medians_s"]]
         doctored_path = d / "doctored.json"
         doctored_path.write_text(json.dumps(doctored))
         run = subprocess.run([ladder, "compare", str(reference), str(doctored_path)], capture_output=True, text=True)
-        check(run.returncode == 1 and f"{exercise}/{rung} {figure} 1.20x slower" in run.stdout,
-              "compare tells the run from a copy with one figure 20 % slower", run.stdout + run.stderr)
+        check(run.returncode == 1 and f"{exercise}/{rung} {figure} {factor:.2f}x slower" in run.stdout,
+              "compare tells the run from a copy with one figure made slower", run.stdout + run.stderr)
 
     # A rerun of the same command on the same machine agrees with the reference.
     run = subprocess.run([ladder, "reproduce", str(reference), "--out", str(d / "rerun")],
