@@ -1,4 +1,4 @@
-// ladder: the one program of hpc-ladder (DESIGN.md, "The command line").
+// ladder: the one program of hpc-ladder (docs/design.md, "The command line").
 // Errors are caught here and turned into one message and an exit status:
 // 1 a rung failed its check, 2 bad usage or input, 3 a device failed.
 #include <cstdio>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU check run (../shared/GPU.md): on a machine with an NVIDIA GPU,
+# The GPU check run (docs/gpu-machine.md): on a machine with an NVIDIA GPU,
 # build in a fresh folder, run every test, then run the suite at the
 # workshop and large sizes (pageable and pinned), writing the results JSON
 # and logs into OUTDIR.

@@ -1,7 +1,7 @@
 // convolution: every rung is within 1e-5 relative L2 error of the float64
 // reference, on the check cases and on larger awkward ones; rungs that
 // cannot run here are skipped, never passed. The reference is the full
-// convolution (kernel flipped, zero outside the image) of EXERCISES.md §5,
+// convolution (kernel flipped, zero outside the image) of docs/exercises.md §5,
 // checked against a brute force on inputs small enough to check by hand;
 // the generator and the input checks do what the exercise says.
 #include <gtest/gtest.h>

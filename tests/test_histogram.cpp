@@ -1,6 +1,6 @@
 // histogram: every rung gives the reference's counts exactly, on both
 // distributions and awkward sizes; rungs that cannot run here are skipped,
-// never passed. The generator and the input checks do what EXERCISES.md §4
+// never passed. The generator and the input checks do what docs/exercises.md §4
 // says.
 #include <gtest/gtest.h>
 

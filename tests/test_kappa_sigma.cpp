@@ -1,7 +1,7 @@
 // kappa_sigma: every rung keeps the reference's pixels (within 1e-6 N),
 // takes as many iterations and gives its statistics within 1e-6, on every
 // kind of image and awkward sizes; rungs that cannot run here are skipped,
-// never passed. The reference does the lesson's loop (EXERCISES.md §6) on
+// never passed. The reference does the lesson's loop (docs/exercises.md §6) on
 // hand-made inputs and on the edge cases; bad inputs are refused naming
 // what is wrong; `ladder solve` writes the mask and the statistics as JSON.
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // 4- and 8-connectivity, on noise of every density, awkward sizes, the
 // spiral and the checkerboard; rungs that cannot run here are skipped,
 // never passed. The reference, the generator and the input checks do what
-// EXERCISES.md §7 says.
+// docs/exercises.md §7 says.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`ladder solve kappa_sigma` keeps what the GPU lesson's NumPy loop keeps, for every rung that can run
 here: the same values (as a sorted array; at most ceil(1e-6 N) of them may differ), the same number of
-iterations, and the statistics within 1e-6. The loop runs in float64, as EXERCISES.md §6 sums in double.
+iterations, and the statistics within 1e-6. The loop runs in float64, as docs/exercises.md §6 sums in double.
 The inputs come from `ladder generate` (the sky, heavy tails, ties) and from NumPy itself."""
 import json
 import math

@@ -34,7 +34,7 @@ DEFAULTS = {"kernel_size": 3, "sigma_b": 6.0, "sigma_s": 3.0, "min_count": 2, "t
 
 
 def numpy_signal(image, mask, kernel_size, sigma_b, sigma_s, min_count, threshold):
-    """EXERCISES.md §8 in NumPy: exact int64 window sums from a padded summed-area table, then DIALS' doubles."""
+    """docs/exercises.md §8 in NumPy: exact int64 window sums from a padded summed-area table, then DIALS' doubles."""
     frames, height, width = image.shape
     valid = mask.astype(np.int64)
     values = image.astype(np.int64) * valid

@@ -35,7 +35,7 @@ std::vector<std::uint8_t> signal_of(const Arrays& outputs) {
   return {signal.begin(), signal.end()};
 }
 
-// DIALS' test written out again from EXERCISES.md §8, with the window's
+// DIALS' test written out again from docs/exercises.md §8, with the window's
 // valid values gathered into a list first: a different road to the same
 // sums. The four comparisons must be DIALS' doubles, in DIALS' order.
 std::vector<std::uint8_t> brute_force(const Arrays& inputs, const spot_finding::Settings& s) {

@@ -1,4 +1,4 @@
-// convolution (EXERCISES.md §5): the full 2-D convolution of a float32
+// convolution (docs/exercises.md §5): the full 2-D convolution of a float32
 // image with a float32 kernel, scipy.signal.convolve2d(image, kernel) in
 // mode 'full': zero outside the image, the kernel flipped. The CuPy episode
 // of the GPU lesson, and the cuFFT pattern of the NumbaPro slides.

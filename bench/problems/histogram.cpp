@@ -1,4 +1,4 @@
-// histogram (EXERCISES.md §4): counts[v] = how many of the N values equal
+// histogram (docs/exercises.md §4): counts[v] = how many of the N values equal
 // v, for v in [0, 256), exact. The shared-memory episode of the GPU lesson:
 // the `skewed` distribution (90 % one value) is the contention case.
 #include <stdexcept>

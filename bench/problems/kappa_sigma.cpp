@@ -1,4 +1,4 @@
-// kappa_sigma (EXERCISES.md §6): background clipping of the radio-astronomy
+// kappa_sigma (docs/exercises.md §6): background clipping of the radio-astronomy
 // episode. Start with every pixel; repeat { median and population std of the
 // kept values; keep those strictly inside median ± kappa·std } until a pass
 // removes nothing. Outputs the uint8 mask (1 = kept) and the statistics of

@@ -1,4 +1,4 @@
-// labelling (EXERCISES.md §7): connected components of a binary image,
+// labelling (docs/exercises.md §7): connected components of a binary image,
 // exactly scipy.ndimage.label's int32 output. Background is 0; the
 // components are numbered 1..n in raster order of their first pixel;
 // connectivity 4 (scipy's default structure) or 8 (np.ones((3, 3))).

@@ -1,4 +1,4 @@
-// median_filter (EXERCISES.md §9): the k×k median of each pixel's
+// median_filter (docs/exercises.md §9): the k×k median of each pixel's
 // neighbourhood, frame by frame, with scipy's 'reflect' borders, exactly
 // scipy.ndimage.median_filter(frame, size=k, mode='reflect'); or, in
 // remove_outlier mode, the median only where the pixel differs from it by

@@ -1,5 +1,5 @@
 #pragma once
-// median_filter (EXERCISES.md §9): what every rung of the exercise shares.
+// median_filter (docs/exercises.md §9): what every rung of the exercise shares.
 // The settings as the parameters give them (with `solve`'s defaults), the
 // stack's shape, scipy's 'reflect' border rule, the remove-outlier choice,
 // and the dispatch from an Array's dtype to a C++ type.

@@ -1,4 +1,4 @@
-// polygon_mask (EXERCISES.md §1): the H×W uint8 mask of the pixels inside a
+// polygon_mask (docs/exercises.md §1): the H×W uint8 mask of the pixels inside a
 // polygon by the even-odd rule, pixel (y, x) tested at the point (x, y).
 // From the High Performance Python course; the reference is matplotlib's
 // Path(vertices).contains_points, whose crossing test we copy term for term.

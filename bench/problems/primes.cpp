@@ -1,4 +1,4 @@
-// primes (EXERCISES.md §3): flags[k] = 1 exactly when k is prime, for
+// primes (docs/exercises.md §3): flags[k] = 1 exactly when k is prime, for
 // 0 <= k < n, as uint8; 0 and 1 are not prime. The CUDA challenge of the GPU
 // lesson. No input arrays: n is the only parameter.
 #include <cmath>

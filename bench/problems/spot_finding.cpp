@@ -1,4 +1,4 @@
-// spot_finding (EXERCISES.md §8): X-ray diffraction spots, as DIALS finds
+// spot_finding (docs/exercises.md §8): X-ray diffraction spots, as DIALS finds
 // them. For each frame of a uint16 stack, DIALS' DispersionThreshold marks
 // the signal pixels: over the valid pixels of the (2k+1)² window clipped to
 // the frame, m = count, x = Σv, y = Σv²; a pixel is signal when it is

@@ -1,5 +1,5 @@
 #pragma once
-// spot_finding (EXERCISES.md §8), what every rung and test shares: the
+// spot_finding (docs/exercises.md §8), what every rung and test shares: the
 // parameters with their defaults, the shape of a stack, DIALS' dispersion
 // test on one pixel's window sums, and the spot table that is built from a
 // signal mask.
@@ -20,7 +20,7 @@ namespace ladder::spot_finding {
 // integer in double and the window sums fit the rungs' integer types.
 constexpr int kMaxKernelSize = 15;
 
-// DIALS' parameters (the defaults are DIALS' and EXERCISES.md's). `solve`
+// DIALS' parameters (the defaults are DIALS' and docs/exercises.md's). `solve`
 // passes only what the command line names, so every field has its default.
 struct Settings {
   int kernel_size = 3;  // half-size k: the window is (2k + 1)² pixels

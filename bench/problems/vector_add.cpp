@@ -1,4 +1,4 @@
-// vector_add (EXERCISES.md §2): c = a + b over float32, bit-exact. The
+// vector_add (docs/exercises.md §2): c = a + b over float32, bit-exact. The
 // "hello world" of OpenCL and CUDA, and the exercise where the GPU wins on
 // compute-only time and loses once the transfers count.
 #include <limits>

@@ -1,5 +1,5 @@
 // The run's context: enough to explain a difference between two runs from
-// their files alone (DESIGN.md, "Measurement rigour").
+// their files alone (docs/design.md, "Measurement rigour").
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>

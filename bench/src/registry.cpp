@@ -19,7 +19,7 @@ std::vector<RungEntry>& rung_entries() {
   return entries;
 }
 
-// EXERCISES.md's order; exercises not listed here follow alphabetically.
+// docs/exercises.md's order; exercises not listed here follow alphabetically.
 const std::vector<std::string> kExerciseOrder = {"polygon_mask", "vector_add",  "primes",    "histogram",
                                                  "convolution",  "kappa_sigma", "labelling", "spot_finding",
                                                  "median_filter"};

@@ -1,6 +1,6 @@
 #pragma once
 // Array: a typed, shaped, page-aligned host buffer. Inputs and outputs of
-// every exercise are Arrays, keyed by name (EXERCISES.md's input names).
+// every exercise are Arrays, keyed by name (docs/exercises.md's input names).
 #include <cstddef>
 #include <cstdint>
 #include <map>

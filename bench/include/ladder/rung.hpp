@@ -1,5 +1,5 @@
 #pragma once
-// Rung: one optimisation stage of one exercise, in four steps (DESIGN.md):
+// Rung: one optimisation stage of one exercise, in four steps (docs/design.md):
 //   prepare  - one-time, untimed: allocate, build programs, warm up
 //   upload   - host -> device copies (nothing for CPU rungs)
 //   compute  - the work itself, on data already where the rung computes

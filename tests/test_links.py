@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""The repository stands on its own: no reference points at a file it does not hold.
+
+Fails on
+  - a Markdown link [text](target) in a tracked .md file whose target (a relative
+    path; URLs, mailto: and #anchors aside) does not exist;
+  - a mention, in any tracked text file, of ../shared/ (the briefing folder beside
+    a developer's checkout, which readers do not have) or of a Markdown file name
+    that no tracked file bears.
+Committed runs' own outputs (.json, .jsonl, .log, .txt, .csv, .html under
+reports/runs/ and reports/experiments/) are records, not references, and are not read.
+
+    test_links.py SOURCE_DIR
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent)
+files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+# Files added but not yet committed count too (a fresh clone holds what is committed).
+names = {Path(f).name for f in files}
+RECORDS = (".json", ".jsonl", ".log", ".txt", ".csv", ".html", ".svg", ".png", ".npy", ".fits")
+LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+MENTION = re.compile(r"(?<![\w/.-])((?:\.\./)+shared/[\w./-]*|[A-Za-z0-9_-]+\.md)\b")
+
+failures = []
+for name in files:
+    path = root / name
+    if not path.is_file() or (name.startswith(("reports/runs/", "reports/experiments/")) and name.endswith(RECORDS)):
+        continue
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:
+        continue  # a binary file
+    fenced = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if name.endswith(".md"):
+            if line.lstrip().startswith("```"):
+                fenced = not fenced
+            # Links in code (fenced blocks, `inline`) are examples, not links.
+            prose = "" if fenced else re.sub(r"`[^`]*`", "", line)
+            for target in LINK.findall(prose):
+                if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
+                    continue
+                relative = target.split("#")[0]
+                if relative and not (path.parent / relative).exists():
+                    failures.append(f"{name}:{number}: link to {target}, which is not in the repository")
+        for mention in MENTION.findall(line):
+            if "shared/" in mention:
+                failures.append(f"{name}:{number}: mentions {mention}: outside the repository")
+            elif mention not in names:
+                failures.append(f"{name}:{number}: mentions {mention}, which no file in the repository is called")
+
+for failure in failures:
+    print("FAILED:", failure)
+print(f"{len(files)} files read, {len(failures)} dangling references")
+sys.exit(1 if failures else 0)
