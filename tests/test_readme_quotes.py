@@ -3,7 +3,8 @@
 
 The convention (README.md, "Reference runs, and the numbers in the
 READMEs"): a passage that quotes a run links to it, `[...](path/to/
-reports/runs/DIR)` or `.../DIR/FILE.json`, and every time figure (`637 µs`,
+reports/runs/DIR)` (reference runs) or `reports/experiments/DIR` (earlier runs and
+experiments), or `.../DIR/FILE.json`, and every time figure (`637 µs`,
 `2.40 ms`, `3.60 s`) in a table row after the link, up to the next heading
 or the next such link, is a figure of that run. Such a
 figure must equal, to the digits shown, some number in the run's files:
@@ -20,7 +21,7 @@ from pathlib import Path
 
 UNITS = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9}
 TIME = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(ms|µs|us|ns|s)\b")
-RUN_LINK = re.compile(r"\[[^\]]*\]\(([^)]*reports/runs/[^)]*)\)")
+RUN_LINK = re.compile(r"\[[^\]]*\]\(([^)]*reports/(?:runs|experiments)/[^)]*)\)")
 
 
 def times_in(value, key=""):
