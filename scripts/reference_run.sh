@@ -37,7 +37,9 @@ run_status=${PIPESTATUS[0]}
 # Exit 1 is a rung that failed its check: its results still count, and say so.
 [ "$run_status" -le 1 ] || { echo "reference_run.sh: ladder run failed (exit $run_status)" >&2; exit 1; }
 [ "$run_status" -eq 0 ] || status=1
-python=$(command -v python3)
+# The Python CMake found (with NumPy, SciPy, ...), as run.sh does; else python3.
+python=${PYTHON:-$(sed -n 's/^LADDER_PYTHON:FILEPATH=//p' "$(dirname "$ladder")/../CMakeCache.txt" 2>/dev/null)}
+python=${python:-python3}
 "$python" reports/peers.py "$results" --ladder "$ladder" 2>&1 | tee "$out/peers.log" || status=1
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/machine.txt"
 "$ladder" report "$results" --out "$out/report" || status=1
