@@ -64,6 +64,8 @@ def best_cpu(entry):
         if peer.get("status") == "ok" and peer.get("device") == "cpu":
             median = peer["timings"]["compute"]["median_s"]
             candidates.append((f"peer: {peer['name']}", median, median))
+    # A time of 0 is below its timer's resolution (primesieve's own --time at small n): not a figure.
+    candidates = [c for c in candidates if c[1] > 0 and c[2] > 0]
     if not candidates:
         return None
     name, compute, _ = min(candidates, key=lambda c: c[1])

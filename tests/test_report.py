@@ -104,6 +104,26 @@ with tempfile.TemporaryDirectory() as directory:
     check("peer: numpy" in (d / "fresh" / "tables.md").read_text(), "tables.md should show the peers")
     check(any((d / "fresh").glob("scaling-vector_add-tiny-n.png")), "the sweep over n should give a scaling chart")
 
+    # The honest column: every ok rung against the fastest CPU entry of its run, rung or peer.
+    sys.path.insert(0, str(Path(__file__).parent.parent / "reports"))
+    from ladder_results import add_vs_best_cpu, best_cpu
+    for entry in with_peers["results"]:
+        cpu = [r["timings"]["compute"]["median_s"] for r in entry["rungs"]
+               if r["status"] == "ok" and r["device_kind"] == "cpu"]
+        cpu += [p["timings"]["compute"]["median_s"] for p in entry["peers"] if p["status"] == "ok" and p["device"] == "cpu"]
+        check(best_cpu(entry)["compute_s"] == min(cpu), "best CPU is the fastest CPU rung or peer")
+        zero = json.loads(json.dumps(entry))
+        zero["peers"][0]["timings"]["compute"]["median_s"] = 0.0
+        check(best_cpu(zero)["compute_s"] > 0, "a time below its timer's resolution (0) is never the best CPU entry")
+    add_vs_best_cpu(with_peers)
+    fastest = best_cpu(with_peers["results"][0])
+    for row in with_peers["results"][0]["rungs"]:
+        if row["status"] == "ok":
+            want = fastest["compute_s"] / row["timings"]["compute"]["median_s"]
+            check(abs(row["timings"]["speedup"]["vs_best_cpu"]["compute"] - want) < 1e-12, f"{row['rung']} vs best CPU")
+    check("vs best CPU" in (d / "fresh" / "tables.md").read_text(), "tables.md should have the vs best CPU column")
+    check("Best CPU entry:" in (d / "fresh" / "tables.md").read_text(), "and name the best CPU entry of each run")
+
     # Not a results file: one message, exit 2.
     (d / "other.json").write_text('{"hello": 1}')
     bad = subprocess.run([ladder, "report", str(d / "other.json")], capture_output=True, text=True)
