@@ -80,6 +80,8 @@ def central(figures):
 def judge(a, b, floor):
     """(ratio, allowance, verdict) of one figure; times are in seconds."""
     (time_a, spread_a), (time_b, spread_b) = central(a), central(b)
+    if time_a == 0 and time_b == 0:  # both below their timer's resolution (primesieve's own --time at small n)
+        return 1.0, floor, "same"
     if not all(math.isfinite(t) and t > 0 for t in (time_a, time_b)):
         return math.nan, math.nan, "invalid time"
     ratio = time_b / time_a
