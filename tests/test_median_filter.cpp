@@ -6,16 +6,21 @@
 // median, a bouncing reflect) and against values scipy printed; bad input
 // is refused; cuda_streams under a device-memory cap smaller than the stack
 // slices it, recovers from the failed allocations, and is still exact.
+// The serial rung's selection networks are held against the sort they
+// replace: exhaustively on 0-1 inputs, and on random windows with ties.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "bench/problems/median_filter.hpp"
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/random.hpp"
 #include "rung_test.hpp"
+#include "solutions/median_filter/selection_network.hpp"
 
 namespace ladder {
 namespace {
@@ -120,6 +125,73 @@ INSTANTIATE_TEST_SUITE_P(Rungs, MedianFilterRungTest,
                                            RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda_streams"},
                                            RungCase{"cuda", true}),
                          testing::rung_case_name);
+
+// Runs a network on one set of values, one compare-exchange at a time.
+template <class T>
+void apply(const std::vector<median_filter::CompareExchange>& network, std::vector<T>& values) {
+  for (const auto& step : network) {
+    const T low = std::min(values[step.low], values[step.high]), high = std::max(values[step.low], values[step.high]);
+    if (step.keep_min) values[step.low] = low;
+    if (step.keep_max) values[step.high] = high;
+  }
+}
+
+TEST(MedianFilterNetworkTest, SortingNetworkSortsEveryLengthFromOneToSixteen) {
+  std::mt19937 generator(7);
+  for (int n = 1; n <= 16; ++n) {
+    const auto network = median_filter::sorting_network(n);
+    for (int trial = 0; trial < 200; ++trial) {
+      std::vector<int> values(std::size_t(n), 0);
+      for (int& v : values) v = int(generator() % 5);  // many ties
+      std::vector<int> want = values;
+      std::sort(want.begin(), want.end());
+      apply(network, values);
+      ASSERT_EQ(values, want) << "n = " << n;
+    }
+  }
+}
+
+TEST(MedianFilterNetworkTest, MedianNetworkPicksTheMiddleOfEveryZeroOneWindowWithSortedColumns) {
+  // By the 0-1 principle this proves the pruned network for k = 1, 3, 5.
+  for (int k : {1, 3, 5}) {
+    const auto network = median_filter::median_network(k);
+    std::vector<int> zeros(std::size_t(k), 0);  // zeros on top of each column
+    for (bool more = true; more;) {
+      std::vector<int> window;
+      for (int c = 0; c < k; ++c)
+        for (int i = 0; i < k; ++i) window.push_back(i < zeros[std::size_t(c)] ? 0 : 1);
+      std::vector<int> sorted = window;
+      std::sort(sorted.begin(), sorted.end());
+      apply(network, window);
+      ASSERT_EQ(window[std::size_t(k * k / 2)], sorted[std::size_t(k * k / 2)]) << "k = " << k;
+      more = false;  // the next column heights, as a base-(k+1) counter
+      for (int c = 0; c < k && !more; ++c) {
+        if (++zeros[std::size_t(c)] <= k) more = true;
+        else zeros[std::size_t(c)] = 0;
+      }
+    }
+  }
+}
+
+TEST(MedianFilterNetworkTest, ColumnSortThenMedianNetworkEqualsNthElementForEveryWindowSize) {
+  std::mt19937 generator(11);
+  for (int k = 1; k <= 15; k += 2) {
+    const auto& networks = median_filter::networks_for(k);
+    for (int trial = 0; trial < 100; ++trial) {
+      std::vector<float> window(std::size_t(k * k));
+      for (float& v : window) v = float(generator() % 17) - 8.5f;  // ties and negatives
+      std::vector<float> want = window;
+      std::nth_element(want.begin(), want.begin() + k * k / 2, want.end());
+      for (int c = 0; c < k; ++c) {  // column c is values c·k .. c·k + k - 1
+        std::vector<float> column(window.begin() + c * k, window.begin() + c * k + k);
+        apply(networks.column, column);
+        std::copy(column.begin(), column.end(), window.begin() + c * k);
+      }
+      apply(networks.median, window);
+      ASSERT_EQ(window[std::size_t(k * k / 2)], want[std::size_t(k * k / 2)]) << "k = " << k;
+    }
+  }
+}
 
 TEST(MedianFilterTest, ReflectIsScipysHalfSampleSymmetricRuleRepeated) {
   // scipy on [10, 20, 30, 40]: offsets -9, -5, -1, 4, 7, 12 read 10, 40, 10, 40, 10, 40.

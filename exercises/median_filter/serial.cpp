@@ -1,6 +1,6 @@
 // serial: the same medians as naive.cpp without sorting k² values for every
-// pixel. Neighbouring windows along a row share all but one column: keep
-// the window sorted as it slides, and the median is its middle element.
+// pixel. Neighbouring windows along a row share all but one column: sort
+// each column once, share it, and select the middle with min and max only.
 #include <algorithm>
 #include <vector>
 
@@ -30,8 +30,8 @@ class SerialMedianFilter final : public HostRung {
     // median_filter::choose(pixel, median, settings_) for what is written.
     // The image is float32, float64 or uint16: median_filter::with_pixel_type
     // calls a generic lambda with the C++ type, as naive.cpp's compute()
-    // does. When the window moves one pixel to the right, which values
-    // leave it and which enter, and how much of the sorted order survives?
+    // does. For k = 3: with each column of three sorted, the median of the
+    // window is the median of (largest low, middle middle, smallest high).
     LADDER_TODO(
         "serial: write the sliding median in compute() of exercises/median_filter/serial.cpp, then delete this "
         "line");
