@@ -6,9 +6,11 @@
 #
 #   scripts/gpu_check.sh OUTDIR [EXERCISE...]
 #
-# CUDA_ARCHITECTURES (default: native) and LADDER_GPU_BUILD (default:
-# build-gpu) override the build; SIZES (default "workshop large") and
-# THREADS (default "1,2,4,8,16"; empty: no sweep) the runs (SIZES empty: none); TESTS=0 skips
+# CUDA_ARCHITECTURES (default: native), LADDER_GPU_BUILD (default:
+# build-gpu) and LADDER_GIT_REVISION (the revision to record, where the
+# machine's copy of .git is not current) override the build; SIZES (default "workshop large") and
+# THREADS (default "1,2,4,8,16"; empty: no sweep) the runs (SIZES empty: none), SWEEP_SIZE
+# (default workshop) the size of the thread sweep; TESTS=0 skips
 # the tests (for a second call that only runs the other sizes).
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [EXERCISE...]}
@@ -21,7 +23,7 @@ status=0
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv || true
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLADDER_CUDA=ON -DLADDER_OPENCL=ON \
-    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" &&
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" -DLADDER_GIT_REVISION="${LADDER_GIT_REVISION:-}" &&
     cmake --build "$build" -j "$(nproc)"
 } >"$out/build.log" 2>&1 || { echo "build failed: see $out/build.log"; tail -30 "$out/build.log"; exit 1; }
 
@@ -45,8 +47,9 @@ done
 # How the OpenMP rungs scale with threads (serial as the baseline).
 threads=${THREADS-1,2,4,8,16}
 if [ -n "$threads" ]; then
-  echo "== ladder run --variants serial,openmp --sweep threads=$threads" | tee -a "$out/run.log"
-  "$ladder" run "${exercises[@]}" --variants serial,openmp --sweep "threads=$threads" \
+  sweep_size=${SWEEP_SIZE:-workshop}
+  echo "== ladder run --size $sweep_size --variants serial,openmp --sweep threads=$threads" | tee -a "$out/run.log"
+  "$ladder" run "${exercises[@]}" --size "$sweep_size" --variants serial,openmp --sweep "threads=$threads" \
     --out "$out/results-threads.json" >>"$out/run.log" 2>&1 || status=1
 fi
 cat "$out/run.log"
