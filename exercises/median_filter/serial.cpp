@@ -33,7 +33,7 @@ class SerialMedianFilter final : public HostRung {
     // does. For k = 3: with each column of three sorted, the median of the
     // window is the median of (largest low, middle middle, smallest high).
     LADDER_TODO(
-        "serial: write the sliding median in compute() of exercises/median_filter/serial.cpp, then delete this "
+        "serial: write the selection median in compute() of exercises/median_filter/serial.cpp, then delete this "
         "line");
   }
 
