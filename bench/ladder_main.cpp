@@ -64,7 +64,8 @@ run options:
   --min-time S       seconds of timed work per figure, at least (default 0.2)
   --time-budget S    seconds one rung may take (default 60): a rung predicted to take
                      longer for one run is skipped, a slow one gets fewer repetitions
-  --repetitions N    at least N repetitions per figure (default 10)
+  --repetitions N    at least N repetitions per figure (default 5); more, up to 4 times as
+                     many, while the median's 95 % interval is wider than +-1 %
   --replicates N     run everything N times, interleaved (replicate 1 of every exercise, then
                      replicate 2, ...), and record the spread between the replicates' medians:
                      what a rerun on this machine would see (default 1; reference runs: 3)

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 #include <sstream>
 
 #include "ladder/error.hpp"
@@ -77,6 +78,62 @@ TEST(StatisticsTest, MedianMinMaxAndSpread) {
   EXPECT_EQ(even.median, 2.5);
   EXPECT_NEAR(even.cv, std::sqrt(1.25) / 2.5, 1e-12);
   EXPECT_EQ(summarise({5, 5, 5}).cv, 0);
+}
+
+TEST(StatisticsTest, MedianIntervalComesFromTheOrderStatistics) {
+  // n = 100: the interval runs from the 40th to the 60th smallest sample
+  // (50 -+ 0.98 * 10), whatever the spread beyond them.
+  std::vector<double> samples;
+  for (int i = 0; i < 100; ++i) samples.push_back(100 + i);
+  samples[0] = 1;  // an outlier moves neither end of the interval
+  Statistics s = summarise(samples);
+  EXPECT_EQ(s.median, 149.5);
+  EXPECT_NEAR(s.median_interval, (160.0 - 140.0) / (2 * 149.5), 1e-12);
+  // n = 5: too few for an inner interval; it spans every sample.
+  EXPECT_NEAR(summarise({9, 10, 10, 10, 11}).median_interval, 0.1, 1e-12);
+  EXPECT_EQ(summarise({7, 7, 7, 7, 7}).median_interval, 0);
+}
+
+// measure() with a sample function that reports times without taking them:
+// the rule is about the samples' values and their sum, not the wall clock.
+TEST(MeasureTest, ASteadyFigureStopsAfterItsFirstBatch) {
+  TimingPolicy policy;
+  policy.min_time = 0.01;  // the first batch: 10 ms / 1 ms = 10 samples
+  int calls = 0;
+  nlohmann::json gb_runs = nlohmann::json::array();
+  Statistics s = measure("steady", policy, [&] { return ++calls, 1e-3; }, gb_runs);
+  EXPECT_EQ(s.samples.size(), 10u);
+  EXPECT_EQ(calls, 11) << "the pilot repetition is run but not kept";
+  EXPECT_EQ(s.median_interval, 0);
+  EXPECT_EQ(gb_runs.size(), 1u) << "one batch";
+}
+
+TEST(MeasureTest, ANoisyFigureGetsUpToFourBatches) {
+  TimingPolicy policy;
+  policy.min_time = 0.01;
+  int calls = 0;
+  // 1 ms and 2 ms by turns: the median's interval never narrows to 1 %.
+  nlohmann::json gb_runs = nlohmann::json::array();
+  Statistics s = measure("noisy", policy, [&] { return (++calls % 2 ? 1e-3 : 2e-3); }, gb_runs);
+  const std::size_t first_batch = static_cast<std::size_t>(std::ceil(0.01 / 1e-3));  // sized by the 1 ms pilot
+  EXPECT_EQ(s.samples.size(), TimingPolicy::kMaxBatches * first_batch);
+  EXPECT_EQ(gb_runs.size(), static_cast<std::size_t>(TimingPolicy::kMaxBatches));
+  EXPECT_GT(s.median_interval, policy.noise_target);
+}
+
+TEST(MeasureTest, NoisyFiguresStopWithinTheRepetitionCapAndTheTimeBudget) {
+  TimingPolicy policy;
+  policy.min_time = 0.01;
+  int calls = 0;
+  auto noisy = [&] { return (++calls % 2 ? 1e-3 : 2e-3); };
+  nlohmann::json gb_runs = nlohmann::json::array();
+  policy.max_repetitions = 25;  // room for two batches of 10, not three
+  EXPECT_EQ(measure("capped", policy, noisy, gb_runs).samples.size(), 20u);
+  policy.max_repetitions = 1000;
+  policy.time_budget = 2 * 0.035;  // 35 ms for this figure: three batches of 10 samples (~15 ms each) do not fit
+  Statistics s = measure("budget", policy, noisy, gb_runs);
+  EXPECT_EQ(s.samples.size(), 20u);
+  EXPECT_LE(std::accumulate(s.samples.begin(), s.samples.end(), 0.0), 0.035);
 }
 
 TEST(ParamsTest, RefusesUnknownOutOfRangeAndMalformedValues) {

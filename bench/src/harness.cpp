@@ -31,7 +31,8 @@ double seconds_since(Clock::time_point start) {
 
 nlohmann::json to_json(const Statistics& s) {
   return {{"median_s", s.median}, {"min_s", s.min},   {"max_s", s.max},
-          {"mean_s", s.mean},     {"cv", s.cv},       {"repetitions", s.samples.size()},
+          {"mean_s", s.mean},     {"cv", s.cv},       {"median_interval", s.median_interval},
+          {"repetitions", s.samples.size()},
           {"samples_s", s.samples}};
 }
 
@@ -49,23 +50,13 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
       runs_.push_back(entry);
     }
   }
-  nlohmann::json runs_ = nlohmann::json::array();  // errors are caught by repeat() itself
+  nlohmann::json runs_ = nlohmann::json::array();  // errors are caught by run_batch() itself
 };
 
-// Runs `sample` (which returns one repetition's seconds) under Google
-// Benchmark for a count of repetitions chosen from a pilot run: enough for
-// min_time, within [min_repetitions, max_repetitions].
-template <class Sample>
-Statistics repeat(const std::string& name, const TimingPolicy& policy, Sample sample, nlohmann::json& gb_runs) {
-  double pilot = std::max(sample(), 1e-9);
-  long repetitions = static_cast<long>(std::ceil(policy.min_time / pilot));
-  repetitions = std::clamp<long>(repetitions, policy.min_repetitions, policy.max_repetitions);
-  // Two figures (compute, transfer) share the budget; never fewer than 3 samples.
-  long affordable = static_cast<long>(policy.time_budget / 2 / pilot);
-  repetitions = std::max<long>(std::min(repetitions, affordable), std::min(3, policy.min_repetitions));
-
-  std::vector<double> samples;
-  samples.reserve(repetitions);
+// One batch of `repetitions` samples, with Google Benchmark as the loop
+// (its manual-time mode: the sample says how long it took).
+void run_batch(const std::string& name, long repetitions, const std::function<double()>& sample,
+               std::vector<double>& samples, nlohmann::json& gb_runs) {
   std::string error;
   benchmark::RegisterBenchmark(name.c_str(),
                                [&](benchmark::State& state) {
@@ -89,7 +80,6 @@ Statistics repeat(const std::string& name, const TimingPolicy& policy, Sample sa
   benchmark::ClearRegisteredBenchmarks();
   for (auto& run : reporter.runs_) gb_runs.push_back(run);
   if (!error.empty()) throw DeviceError(error);
-  return summarise(std::move(samples));
 }
 
 // One row of the table printed as the run goes.
@@ -143,8 +133,38 @@ Statistics summarise(std::vector<double> samples) {
   double squares = 0;
   for (double x : sorted) squares += (x - s.mean) * (x - s.mean);
   s.cv = s.mean > 0 ? std::sqrt(squares / n) / s.mean : 0;
+  const double reach = 0.98 * std::sqrt(static_cast<double>(n));
+  const auto below = static_cast<std::size_t>(std::max(0.0, std::floor(n / 2.0 - reach)));
+  const auto above = std::min(n - 1, static_cast<std::size_t>(std::ceil(n / 2.0 + reach)));
+  s.median_interval = s.median > 0 ? (sorted[above] - sorted[below]) / (2 * s.median) : 0;
   s.samples = std::move(samples);
   return s;
+}
+
+Statistics measure(const std::string& name, const TimingPolicy& policy, const std::function<double()>& sample,
+                   nlohmann::json& gb_runs) {
+  // A pilot repetition, not kept, sizes the first batch.
+  const double pilot = std::max(sample(), 1e-9);
+  long batch = static_cast<long>(std::ceil(policy.min_time / pilot));
+  batch = std::clamp<long>(batch, policy.min_repetitions, policy.max_repetitions);
+  // Two figures (compute, transfer) share the rung's budget; never fewer than 3 samples.
+  const double figure_budget = policy.time_budget / 2;
+  batch = std::max<long>(std::min(batch, static_cast<long>(figure_budget / pilot)), std::min(3, policy.min_repetitions));
+
+  std::vector<double> samples;
+  double spent = 0;  // timed seconds so far: the sum of the samples
+  for (int batches = 1;; ++batches) {
+    const std::size_t before = samples.size();
+    run_batch(name, batch, sample, samples, gb_runs);
+    spent += std::accumulate(samples.begin() + static_cast<std::ptrdiff_t>(before), samples.end(), 0.0);
+    const bool steady = summarise(samples).median_interval <= policy.noise_target;
+    const double per_sample = spent / static_cast<double>(samples.size());
+    if (steady || batches == TimingPolicy::kMaxBatches ||
+        samples.size() + static_cast<std::size_t>(batch) > static_cast<std::size_t>(policy.max_repetitions) ||
+        spent + per_sample * static_cast<double>(batch) > figure_budget)
+      break;
+  }
+  return summarise(std::move(samples));
 }
 
 void add_speedups(nlohmann::json& rows) {
@@ -310,12 +330,12 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
     if (&progress_ == &std::cout && ::isatty(STDOUT_FILENO))
       progress_ << "  " << std::left << std::setw(16) << rung_name << "timing...\r" << std::flush;
     const std::string label = problem.name() + "/" + rung_name;
-    compute = repeat(label + "/compute", policy_, [&] {
+    compute = measure(label + "/compute", policy_, [&] {
       if (!options_.warm) rung->evict_caches();
       return rung->timed_compute();
     }, gb_runs);
     std::vector<double> uploads, downloads;
-    transfer = repeat(label + "/transfer", policy_, [&] {
+    transfer = measure(label + "/transfer", policy_, [&] {
       if (!options_.warm) rung->evict_caches();
       auto start = Clock::now();
       rung->upload();

@@ -5,6 +5,7 @@
 // repetitions, and turns the samples into statistics, speed-ups and the
 // fraction of the device's measured ceiling.
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <optional>
@@ -20,19 +21,38 @@ namespace ladder {
 
 struct Statistics {
   double median = 0, min = 0, max = 0, mean = 0, cv = 0;  // seconds; cv = stddev / mean
+  // How well the samples pin the median down: the half-width of its 95 %
+  // interval, over the median. The interval runs between the order
+  // statistics n/2 -+ 0.98 sqrt(n) (the binomial's normal approximation),
+  // so it holds for any distribution of the samples.
+  double median_interval = 0;
   std::vector<double> samples;
 };
 Statistics summarise(std::vector<double> samples);
 std::string format_time(double seconds);  // "1.23 ms"
 
+// How many repetitions a figure gets. The first batch is enough for
+// min_time, at least min_repetitions; then, as nvbench does, repetitions go
+// on while the median is not yet pinned down to noise_target (see
+// Statistics::median_interval): more batches of the same size, up to
+// kMaxBatches of them, max_repetitions, or the figure's share of the time
+// budget, whichever comes first.
 struct TimingPolicy {
   double min_time = 0.2;      // seconds of timed work per figure, at least
-  int min_repetitions = 10;
+  int min_repetitions = 5;
   int max_repetitions = 1000;
+  double noise_target = 0.01;  // stop once the median's 95 % interval is within +-1 %
+  static constexpr int kMaxBatches = 4;
   // Seconds one rung may take in all: a rung predicted to need more for one
   // compute is skipped; a slow one gets fewer repetitions (at least 3).
   double time_budget = 60;
 };
+
+// Times one figure: `sample` runs one repetition and returns its seconds.
+// Google Benchmark runs the repetitions, a batch at a time, under the
+// policy above; `gb_runs` collects its records of each batch.
+Statistics measure(const std::string& name, const TimingPolicy& policy, const std::function<double()>& sample,
+                   nlohmann::json& gb_runs);
 
 // Host memory bandwidth as STREAM measures it: every thread, first touch,
 // arrays far larger than the caches, the best of 9 timed passes of each of
