@@ -358,10 +358,12 @@ int command_run(const Arguments& args, const std::string& line) {
   for (Backend backend : backends) backend_availability(backend, options);
 
   // A reference run starts on an idle machine: say so when it does not.
-  const HostLoad load_before = read_host_load();
+  RunReadings readings;
+  readings.load_before = read_host_load();
+  readings.ticks_before = read_cpu_ticks();
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  if (load_before.one_minute > cores)
-    std::cerr << "warning: the machine is loaded (load average " << load_before.one_minute << " on " << cores
+  if (readings.load_before.one_minute > cores)
+    std::cerr << "warning: the machine is loaded (load average " << readings.load_before.one_minute << " on " << cores
               << " hardware threads): timings will be slow and noisy, and this is not a reference run\n";
 
   // The ceilings, measured once per run (or given).
@@ -396,18 +398,21 @@ int command_run(const Arguments& args, const std::string& line) {
   std::vector<std::vector<nlohmann::json>> passes(requests.size());
   for (int replicate = 1; replicate <= replicates; ++replicate) {
     if (replicates > 1) std::cout << "== replicate " << replicate << " of " << replicates << '\n';
+    readings.probes.push_back(probe_machine());
     for (std::size_t i = 0; i < requests.size(); ++i) passes[i].push_back(harness.run(requests[i], any_failed));
   }
   nlohmann::json results = nlohmann::json::array();
   for (const auto& entry_passes : passes) results.push_back(merge_replicates(entry_passes));
   if (replicates > 1) print_replicate_spreads(results);
 
-  const HostLoad load_after = read_host_load();
-  if (load_after.one_minute > cores + 1)
-    std::cerr << "warning: the machine was loaded during the run (load average " << load_after.one_minute << " on "
+  readings.probes.push_back(probe_machine());
+  readings.ticks_after = read_cpu_ticks();
+  readings.load_after = read_host_load();
+  if (readings.load_after.one_minute > cores + 1)
+    std::cerr << "warning: the machine was loaded during the run (load average " << readings.load_after.one_minute << " on "
               << cores << " hardware threads at the end)\n";
   nlohmann::json document = {{"schema_version", kSchemaVersion},
-                             {"context", run_context(options, ceilings, line, load_before, load_after)},
+                             {"context", run_context(options, ceilings, line, readings)},
                              {"results", results}};
   write_file_atomically(out, document.dump(1) + "\n");
   std::cout << "results: " << out << '\n';

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """`ladder compare`: a run agrees with itself, a rung made 20 % slower is found,
-a difference inside the spread between replicates is noise, and runs on
+a difference inside the spread between replicates is noise, a host figure
+that moved as the machine probe did is put down to the machine (a device-timed
+one never), and runs on
 other inputs, NaN times and malformed files are refused or flagged."""
 import copy
 import json
@@ -72,6 +74,34 @@ with tempfile.TemporaryDirectory() as directory:
     run = compare(results, results, d)
     expect(run, 0, "device-timed: ", "device-timed figures have their own line")
     expect(run, 0, "host-timed: ", "host-timed figures have their own line")
+
+    # A slower machine: the probe took 1.5x as long on B, so a host figure 1.4x
+    # slower is the machine's doing; 2x is beyond it; device-timed figures and
+    # runs without a probe are not excused.
+    def probed(data, scalar_s, memory_s):
+        data = copy.deepcopy(data)
+        data["context"].setdefault("readings", {})["machine_probe"] = {
+            "taken": "before each replicate and after the last",
+            "scalar_chain_s": [scalar_s] * 3, "memory_pass_s": [memory_s] * 3}
+        return data
+
+    fast, slow = probed(results, 2e-3, 4e-3), probed(results, 3e-3, 4.4e-3)
+    scaled(serial(slow), "compute", 1.4)
+    run = compare(fast, slow, d)
+    expect(run, 0, "1.50x A's time (scalar chain)", "the machines' probes are compared")
+    expect(run, 0, "as the machine", "a host figure that moved as the machine did")
+    expect(run, 0, "1 differ only as far as the machines do (machine probe): vector_add/serial compute 1.40x",
+           "is counted and named apart")
+    expect(run, 0, "the runs agree, 1 host figures only once", "and the verdict says so")
+    expect(compare(results, slow, d), 1, "the runs differ",
+           "without a probe in both runs, no figure is put down to the machine")
+    scaled(serial(slow), "compute", 2.0 / 1.4)
+    expect(compare(fast, slow, d), 1, "2.00x slower", "a host figure beyond the machine's difference is real")
+    slow_device = probed(results, 3e-3, 4.4e-3)
+    opencl = slow_device["results"][0]["rungs"][3]
+    scaled(opencl, "compute", 1.4)
+    expect(compare(fast, slow_device, d), 1, "vector_add/opencl compute 1.40x slower",
+           "a device-timed figure is never put down to the host machine")
 
     nan = copy.deepcopy(results)
     serial(nan)["timings"]["compute"]["median_s"] = float("nan")

@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <chrono>
+#include <cstdint>
+#include <fstream>
 #include <memory>
+#include <numeric>
 #include <vector>
 
 #ifdef __SSE2__
@@ -92,6 +95,53 @@ HostBandwidth measure_host_bandwidth() {
     }
   }
   return result;
+}
+
+// The machine probe: the same small piece of one-thread work in every run,
+// so that two runs can say how fast their machines were (see harness.hpp).
+MachineProbe probe_machine() {
+  constexpr int kTimings = 5;  // the median of five: one interruption does not move it
+  // A chain of dependent 64-bit multiply-adds (an LCG): each step waits for
+  // the last, so its time is clock cycles, whatever the memory does.
+  volatile std::uint64_t seed = 1;
+  auto scalar_chain = [&seed] {
+    std::uint64_t x = seed;
+    for (int i = 0; i < (1 << 22); ++i) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    seed = x;  // keeps the chain from being optimised away
+  };
+  // One pass summing 64 MiB, larger than any cache here: what one thread
+  // gets from the memory system.
+  std::vector<std::uint64_t> data(std::size_t{8} << 20, 1);
+  volatile std::uint64_t sink = 0;
+  auto memory_pass = [&] { sink = std::accumulate(data.begin(), data.end(), std::uint64_t{0}); };
+  auto median_seconds = [](auto&& work) {
+    std::vector<double> seconds;
+    work();  // warm-up
+    for (int i = 0; i < kTimings; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      work();
+      seconds.push_back(seconds_of(start));
+    }
+    return summarise(seconds).median;
+  };
+  MachineProbe probe;
+  probe.scalar_s = median_seconds(scalar_chain);
+  probe.memory_s = median_seconds(memory_pass);
+  return probe;
+}
+
+CpuTicks read_cpu_ticks() {
+  // "cpu  user nice system idle iowait irq softirq steal ...", all cores.
+  std::ifstream in("/proc/stat");
+  std::string label;
+  double field[8] = {};
+  if (!(in >> label) || label != "cpu") return {};
+  for (double& value : field)
+    if (!(in >> value)) return {};
+  CpuTicks ticks;
+  ticks.steal = field[7];
+  ticks.total = std::accumulate(field, field + 8, 0.0);
+  return ticks;
 }
 
 }  // namespace ladder

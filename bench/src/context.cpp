@@ -98,6 +98,21 @@ nlohmann::json gpu_clocks() {
           {"gpus", gpus}};
 }
 
+nlohmann::json probe_json(const std::vector<MachineProbe>& probes) {
+  if (probes.empty()) return nullptr;
+  nlohmann::json scalar = nlohmann::json::array(), memory = nlohmann::json::array();
+  for (const auto& probe : probes) scalar.push_back(probe.scalar_s), memory.push_back(probe.memory_s);
+  return {{"taken", "before each replicate and after the last"},
+          {"scalar_chain_s", scalar},
+          {"memory_pass_s", memory}};
+}
+
+// The share of all CPU time the hypervisor gave to others during the run.
+nlohmann::json steal_fraction(const CpuTicks& before, const CpuTicks& after) {
+  if (before.total < 0 || after.total <= before.total) return nullptr;
+  return (after.steal - before.steal) / (after.total - before.total);
+}
+
 }  // namespace
 
 HostLoad read_host_load() {
@@ -108,7 +123,7 @@ HostLoad read_host_load() {
 }
 
 nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, const std::string& command_line,
-                           const HostLoad& load_before, const HostLoad& load_after) {
+                           const RunReadings& readings) {
   utsname system{};
   uname(&system);
   nlohmann::json openmp = nullptr;
@@ -134,8 +149,10 @@ nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, 
       // any two runs. A reference run starts on an idle machine (1-, 5- and
       // 15-minute load averages).
       {"readings",
-       {{"load_average_before", load_json(load_before)},
-        {"load_average_after", load_json(load_after)},
+       {{"load_average_before", load_json(readings.load_before)},
+        {"load_average_after", load_json(readings.load_after)},
+        {"machine_probe", probe_json(readings.probes)},
+        {"cpu_steal_fraction", steal_fraction(readings.ticks_before, readings.ticks_after)},
         {"cpu_mhz", cpu_mhz()},
         {"gpu_clocks", gpu_clocks()}}},
       {"os", std::string(system.sysname) + " " + system.release + " " + system.machine},

@@ -66,6 +66,25 @@ struct HostBandwidth {
 };
 HostBandwidth measure_host_bandwidth();
 
+// The machine probe: a fixed piece of one-thread work timed before each
+// replicate and after the last, so that a run records how fast its machine
+// ran, and when. A host-timed row that differs between two runs by as much
+// as their probes differ is the machine's difference, not the code's
+// (ladder compare says so). A shared virtual machine's host rows move with
+// its neighbours; the probe moves with them.
+struct MachineProbe {
+  double scalar_s = 0;  // 2^22 dependent 64-bit multiply-adds: the core's clock, and what the hypervisor takes
+  double memory_s = 0;  // one thread summing 64 MiB: the memory system as one thread sees it
+};
+MachineProbe probe_machine();
+
+// CPU time since boot over all cores, in ticks (/proc/stat): "steal" is time
+// the hypervisor gave this virtual machine's CPUs to another; -1 where not readable.
+struct CpuTicks {
+  double steal = -1, total = -1;
+};
+CpuTicks read_cpu_ticks();
+
 // Measured (or given) ceilings of this run's devices, bytes per second.
 struct Ceilings {
   double host_bytes_per_s = 0;
@@ -126,8 +145,15 @@ struct HostLoad {
 };
 HostLoad read_host_load();  // /proc/loadavg
 
+// What the machine was doing during the run, read rather than configured.
+struct RunReadings {
+  HostLoad load_before, load_after;
+  std::vector<MachineProbe> probes;  // before each replicate, and after the last
+  CpuTicks ticks_before, ticks_after;
+};
+
 nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, const std::string& command_line,
-                           const HostLoad& load_before, const HostLoad& load_after);
+                           const RunReadings& readings);
 
 constexpr int kSchemaVersion = 1;
 
