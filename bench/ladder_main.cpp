@@ -22,6 +22,7 @@
 #include "ladder/error.hpp"
 #include "ladder/fits.hpp"
 #include "ladder/harness.hpp"
+#include "ladder/memory.hpp"
 #include "ladder/npy.hpp"
 
 namespace ladder {
@@ -211,6 +212,21 @@ std::vector<std::string> chosen_rungs(const Problem& problem, const std::string&
   return rungs;
 }
 
+// "vector_add at n=1000003", for messages about one case.
+std::string case_text(const Problem& problem, const Params& params) {
+  std::string text = problem.name() + " at";
+  const char* separator = " ";
+  for (const auto& [key, value] : params.values()) text += separator + key + "=" + value, separator = ", ";
+  return text;
+}
+
+// The memory check before a generated case is allocated (run, check,
+// generate): one message naming both figures where it would not fit.
+void refuse_unless_memory_suffices(const Problem& problem, const Params& params, const MemoryLimit& limit) {
+  refuse_unless_memory_suffices(problem.host_bytes(problem.input_shapes(params), params), limit,
+                                case_text(problem, params), "try a smaller --size or --param");
+}
+
 int command_list(const Arguments& args) {
   RunOptions options = run_options(args);
   nlohmann::ordered_json list = nlohmann::ordered_json::array();  // sizes in the problem's order
@@ -328,6 +344,7 @@ int command_run(const Arguments& args, const std::string& line) {
   Params overrides = parameter_overrides(args);
 
   std::vector<RunRequest> requests;
+  const MemoryLimit memory_limit = host_memory_limit();
   std::vector<std::string> exercises = args.positional.empty() ? exercise_names() : args.positional;
   std::set<Backend> backends;
   // --sweep K=V1,V2,...: one request per value, in the order given.
@@ -348,7 +365,8 @@ int command_run(const Arguments& args, const std::string& line) {
       else if (!sweep_name.empty()) swept.set(sweep_name, value);
       RunRequest request{exercise, args.value("--size", "workshop"), swept,
                          chosen_rungs(*problem, args.value("--variants")), seed, threads, checked_track(args)};
-      problem->resolve(request.size, swept);  // refuse bad sizes and parameters before any work
+      // Refuse bad sizes and parameters, and cases too large for this machine, before any work.
+      refuse_unless_memory_suffices(*problem, problem->resolve(request.size, swept), memory_limit);
       for (const auto& rung : request.variants) backends.insert(backend_of(rung));
       requests.push_back(request);
     }
@@ -450,9 +468,13 @@ int command_check(const Arguments& args) {
   RunOptions options = run_options(args);
   auto problem = make_problem(args.positional[0]);
   const std::string size = args.value("--size", "workshop");
-  problem->resolve(size, {});
+  const Params timed_params = problem->resolve(size, {});
   auto rungs = chosen_rungs(*problem, args.value("--variants"));
   auto cases = problem->check_cases();
+  // Every case, and the size the exercises track times, must fit before any work.
+  const MemoryLimit memory_limit = host_memory_limit();
+  for (const auto& overrides : cases) refuse_unless_memory_suffices(*problem, problem->resolve("tiny", overrides), memory_limit);
+  if (track == kExercisesTrack) refuse_unless_memory_suffices(*problem, timed_params, memory_limit);
   std::cout << problem->name() << ", " << track << " track"
             << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "") << ":\n";
   int failed = 0, passed = 0, skipped = 0, todo = 0, no_skeleton = 0;
@@ -559,18 +581,27 @@ int command_solve(const Arguments& args) {
 
   std::string expected_names;
   for (const auto& input : problem->inputs()) expected_names += " " + input.name + "=FILE.npy";
-  Arrays inputs;
+  // The headers first: what the files hold decides whether the case fits in memory.
+  std::map<std::string, std::string> paths;
+  ArrayShapes shapes;
+  std::string files;
   for (const auto& text : args.values("--input")) {
     auto [name, path] = split_assignment(text, "--input");
     bool known = false;
     for (const auto& input : problem->inputs()) known |= input.name == name;
     if (!known) throw UsageError("unknown input '" + name + "' for " + problem->name() + " (accepted:" + expected_names + ")");
-    if (inputs.count(name)) throw UsageError("input '" + name + "' given twice");
-    inputs[name] = is_fits_path(path) ? read_fits(path) : read_npy(path);
+    if (paths.count(name)) throw UsageError("input '" + name + "' given twice");
+    paths[name] = path;
+    shapes[name] = is_fits_path(path) ? read_fits_shape(path) : read_npy_shape(path);
+    files += (files.empty() ? " on " : ", ") + path;
   }
   for (const auto& input : problem->inputs())
-    if (!inputs.count(input.name))
+    if (!paths.count(input.name))
       throw UsageError("missing input '" + input.name + "' for " + problem->name() + " (expected:" + expected_names + ")");
+  refuse_unless_memory_suffices(problem->host_bytes(shapes, params), host_memory_limit(), problem->name() + files,
+                                "try smaller inputs (e.g. a crop, or fewer frames) or --param values");
+  Arrays inputs;
+  for (const auto& [name, path] : paths) inputs[name] = is_fits_path(path) ? read_fits(path) : read_npy(path);
   problem->validate(inputs, params);
   problem->normalise(inputs);
   // The output must not replace one of the inputs (nor a directory, device or link).
@@ -597,6 +628,7 @@ int command_generate(const Arguments& args) {
   auto problem = make_problem(args.positional[0]);
   Params params = problem->resolve(args.value("--size", "workshop"), parameter_overrides(args));
   std::uint64_t seed = args.flag("--seed") ? parse_integer("--seed", args.value("--seed"), 0, 1L << 62) : 1;
+  refuse_unless_memory_suffices(*problem, params, host_memory_limit());
   Arrays inputs = problem->generate(params, seed);
   Arrays expected = problem->reference(inputs, params);
   // All or nothing: the files are written into a sibling folder, then moved
@@ -608,15 +640,17 @@ int command_generate(const Arguments& args) {
   fs::path target = fs::path(directory).lexically_normal();
   if (target.filename().empty()) target = target.parent_path();  // "out/" names "out"
   const fs::path staging = target.string() + ".tmp" + std::to_string(::getpid());
+  // Each path is registered for removal on SIGINT or SIGTERM before it is
+  // made, so that no moment leaves one behind unregistered.
+  TemporaryPath cleanup_folder(staging.string());
   fs::create_directories(staging, error);
   if (error) throw UsageError(directory + ": cannot create a folder beside it (" + error.message() + ")");
-  TemporaryPath cleanup_folder(staging.string());
   std::vector<std::string> names;
   std::vector<std::unique_ptr<TemporaryPath>> cleanup_files;  // each written file, until it is moved
   auto write = [&](const std::string& name, const auto& save) {
     names.push_back(name);
-    save((staging / name).string());
     cleanup_files.push_back(std::make_unique<TemporaryPath>((staging / name).string()));
+    save((staging / name).string());
   };
   try {
     for (const auto& [name, array] : inputs) write(name + ".npy", [&](const std::string& path) { write_npy(path, array); });
@@ -720,8 +754,8 @@ int main(int argc, char** argv) {
     std::cerr << "ladder: device error: " << error.what() << '\n';
     return 3;
   } catch (const std::bad_alloc&) {
-    // Until every command predicts its memory before allocating, the
-    // allocation that fails is caught here: one message, exit 2.
+    // Every command predicts its memory before allocating (Problem::host_bytes);
+    // where a prediction falls short, the allocation that fails is caught here.
     std::cerr << "ladder: error: not enough memory for these inputs and parameters (an allocation failed); "
                  "try a smaller --size or --param\n";
     return 2;

@@ -164,6 +164,25 @@ TEST_F(NpyTest, RefusesAHugeShapeBeforeAllocatingIt) {
   expect_refused("huge.npy", "needs 4398046511104 bytes of data, the file holds 48");
 }
 
+// The memory check reads the header alone: a 1 TiB array (a sparse file,
+// its size matching the header's claim) is described, not read.
+TEST_F(NpyTest, ReadsTheShapeFromTheHeaderAloneCheckedAsAWholeRead) {
+  const std::string claim = header("{'descr': '<u2', 'fortran_order': False, 'shape': (1024, 1048576, 512), }");
+  write_bytes("huge.npy", claim);
+  fs::resize_file(path("huge.npy"), claim.size() + (std::uintmax_t{1} << 40));
+  const ArrayShape shape = read_npy_shape(path("huge.npy"));
+  EXPECT_EQ(shape.dtype, DType::u16);
+  EXPECT_EQ(shape.shape, (std::vector<std::size_t>{1024, 1048576, 512}));
+  EXPECT_EQ(shape.bytes(), 1099511627776.0);
+  fs::resize_file(path("huge.npy"), claim.size() + 48);
+  try {
+    read_npy_shape(path("huge.npy"));
+    FAIL() << "a header whose data is missing was accepted";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("the file holds 48"), std::string::npos) << error.what();
+  }
+}
+
 TEST_F(NpyTest, RefusesADirectory) {
   fs::create_directories(path("folder.npy"));
   expect_refused("folder.npy", "is a directory");

@@ -3,12 +3,18 @@
 // results that differ between two runs only in timings and timestamps.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -36,8 +42,10 @@ class CliTest : public ::testing::Test {
 
   std::string path(const std::string& name) const { return (directory_ / name).string(); }
 
-  Outcome ladder(const std::string& arguments) const {
-    std::string command = "cd '" + directory_.string() + "' && '" LADDER_EXECUTABLE "' " + arguments + " 2>&1";
+  // `environment`: assignments for this command alone, e.g. "LADDER_MEMORY_LIMIT_MB=1".
+  Outcome ladder(const std::string& arguments, const std::string& environment = "") const {
+    std::string command =
+        "cd '" + directory_.string() + "' && " + environment + " '" LADDER_EXECUTABLE "' " + arguments + " 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     std::string output;
     std::array<char, 4096> buffer;
@@ -58,6 +66,59 @@ class CliTest : public ::testing::Test {
   void write_vector(const std::string& name, DType dtype, std::size_t n) const {
     Array array(dtype, {n});
     write_npy(path(name), array);
+  }
+
+  // A .npy file whose header claims `elements` float32 values, as a sparse
+  // file: the claim is true (the size matches) but takes no disk space.
+  void write_sparse_vector(const std::string& name, std::uint64_t elements) const {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(elements) + ",), }";
+    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+    header += '\n';
+    std::ofstream file(path(name), std::ios::binary);
+    file << "\x93NUMPY" << '\x01' << '\x00' << static_cast<char>(header.size() & 0xff)
+         << static_cast<char>(header.size() >> 8) << header;
+    file.close();
+    fs::resize_file(path(name), 10 + header.size() + 4 * elements);
+  }
+
+  // Starts ladder in the test's folder and sends it SIGINT as soon as
+  // `ready(its pid)` holds (polled every millisecond); returns its wait
+  // status (an exit, where it finished first).
+  int interrupted(const std::vector<std::string>& arguments, const std::function<bool(pid_t)>& ready) const {
+    std::vector<std::string> words = {LADDER_EXECUTABLE};
+    words.insert(words.end(), arguments.begin(), arguments.end());
+    std::vector<char*> argv;
+    for (auto& word : words) argv.push_back(word.data());
+    argv.push_back(nullptr);
+    const std::string folder = directory_.string();
+    const pid_t child = ::fork();
+    if (child == 0) {
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, STDOUT_FILENO), ::dup2(null, STDERR_FILENO);
+      if (::chdir(folder.c_str()) == 0) ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    int status = 0;
+    while (::waitpid(child, &status, WNOHANG) == 0) {
+      if (ready(child)) {
+        ::kill(child, SIGINT);
+        ::waitpid(child, &status, 0);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return status;
+  }
+  static std::function<bool(pid_t)> after(std::chrono::milliseconds delay) {
+    const auto start = std::chrono::steady_clock::now();
+    return [=](pid_t) { return std::chrono::steady_clock::now() - start >= delay; };
+  }
+
+  // Nothing in the test's folder whose name holds ".tmp" (a temporary file,
+  // or generate's sibling folder).
+  void expect_no_temporaries() const {
+    for (const auto& entry : fs::recursive_directory_iterator(directory_))
+      EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
   }
 
   fs::path directory_;
@@ -202,6 +263,152 @@ TEST_F(CliTest, CheckPassesEveryRungThatRunsHere) {
   EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
   EXPECT_NE(outcome.output.find("naive           pass"), std::string::npos) << outcome.output;
   EXPECT_NE(outcome.output.find(" 0 failed"), std::string::npos) << outcome.output;
+}
+
+// The memory check: a case larger than this machine's memory is refused
+// before anything is allocated, with one message naming both figures, no
+// output and at once (not after a multi-GiB allocation).
+void expect_refused_for_memory(const Outcome& outcome, double seconds, const std::string& needs) {
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+  EXPECT_NE(outcome.output.find("needs about " + needs), std::string::npos) << outcome.output;
+  EXPECT_NE(outcome.output.find(" of host memory; "), std::string::npos) << outcome.output;
+  EXPECT_NE(outcome.output.find(" available"), std::string::npos) << outcome.output;
+  EXPECT_EQ(std::count(outcome.output.begin(), outcome.output.end(), '\n'), 1) << "one message: " << outcome.output;
+  EXPECT_LT(seconds, 5.0) << "refused at once";
+}
+
+TEST_F(CliTest, ACaseLargerThanTheMachinesMemoryIsRefusedBeforeAnyWork) {
+  // A 2^20 × 2^20 mask: 1 TiB, three times over (the mask's own limit is
+  // validate()'s, for solve; run and generate meet the memory check first).
+  const std::string huge = "polygon_mask --size tiny --param width=1048576 --param height=1048576";
+  for (const std::string& command : {"run " + huge + " --out results.json", "generate " + huge + " --out data",
+                                    std::string("check polygon_mask --track exercises --size large")}) {
+    const std::string environment = command.starts_with("check") ? "LADDER_MEMORY_LIMIT_MB=100" : "";
+    const auto start = std::chrono::steady_clock::now();
+    Outcome outcome = ladder(command, environment);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // check's large polygon_mask is 8192² pixels, 192 MiB against a 100 MiB limit.
+    expect_refused_for_memory(outcome, seconds, command.starts_with("check") ? "192.0 MiB" : "3.0 TiB");
+  }
+  // vector_add at its largest n, 28 bytes an element, against a 16 GiB limit.
+  Outcome outcome = ladder("run vector_add --param n=2147483648 --out results.json", "LADDER_MEMORY_LIMIT_MB=16384");
+  expect_refused_for_memory(outcome, 0, "56.0 GiB");
+  EXPECT_NE(outcome.output.find("vector_add at n=2147483648 needs about 56.0 GiB of host memory; "
+                                "LADDER_MEMORY_LIMIT_MB=16384 leaves 16.0 GiB available; try a smaller --size or --param"),
+            std::string::npos)
+      << outcome.output;
+  // solve predicts from the files' headers before reading their data: two
+  // 256 GiB vectors (sparse files, the header's claim matching the size).
+  write_sparse_vector("huge.npy", std::uint64_t{1} << 36);
+  const auto start = std::chrono::steady_clock::now();
+  outcome = ladder("solve vector_add --variant serial --input a=huge.npy --input b=huge.npy --output c.npy");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  expect_refused_for_memory(outcome, seconds, "1.8 TiB");
+  EXPECT_NE(outcome.output.find("vector_add on huge.npy, huge.npy needs about"), std::string::npos) << outcome.output;
+  for (const char* name : {"results.json", "data", "c.npy"}) EXPECT_FALSE(fs::exists(path(name))) << name;
+  expect_no_temporaries();
+}
+
+// LADDER_MEMORY_LIMIT_MB caps what a case may use: the tiny vector_add
+// (about 27 MiB) is refused under 1 MiB by every command, and runs without it.
+TEST_F(CliTest, LadderMemoryLimitMbCapsTheMemoryOfEveryCommand) {
+  write_vector("a.npy", DType::f32, 1000003);
+  write_vector("b.npy", DType::f32, 1000003);
+  const std::vector<std::string> commands = {
+      "run vector_add --size tiny --variants serial --min-time 0.001 --repetitions 3 --host-bandwidth 10 --out results.json",
+      "generate vector_add --size tiny --out data",
+      "check vector_add --variants serial",
+      "solve vector_add --variant serial --input a=a.npy --input b=b.npy --output c.npy"};
+  for (const auto& command : commands) {
+    Outcome refused = ladder(command, "LADDER_MEMORY_LIMIT_MB=1");
+    // check refuses its first case over the limit, n=65537 (1.8 MiB).
+    expect_refused_for_memory(refused, 0, command.starts_with("check") ? "1.8 MiB" : "26.7 MiB");
+    EXPECT_NE(refused.output.find("LADDER_MEMORY_LIMIT_MB=1 leaves 1.0 MiB available"), std::string::npos)
+        << refused.output;
+    for (const char* name : {"results.json", "data", "c.npy"}) EXPECT_FALSE(fs::exists(path(name))) << name;
+    Outcome passed = ladder(command);
+    EXPECT_EQ(passed.exit_code, 0) << command << ": " << passed.output;
+    for (const char* name : {"results.json", "data", "c.npy"}) fs::remove_all(path(name));
+  }
+  Outcome malformed = ladder("generate vector_add --size tiny --out data2", "LADDER_MEMORY_LIMIT_MB=lots");
+  EXPECT_EQ(malformed.exit_code, 2) << malformed.output;
+  EXPECT_NE(malformed.output.find("LADDER_MEMORY_LIMIT_MB=lots: expected a positive number of MiB"), std::string::npos)
+      << malformed.output;
+  EXPECT_FALSE(fs::exists(path("data2")));
+}
+
+// Interrupted (SIGINT, as Ctrl-C sends it), generate leaves all or
+// nothing: no partial folder, no temporary file, no sibling folder; into a
+// folder that holds the user's files, those alone remain. The interrupts
+// fall while it generates (at 300 ms) and while it writes its second file
+// (as soon as the temporary file is there); where a machine finishes
+// first, its output must be whole.
+TEST_F(CliTest, AnInterruptedGenerateLeavesAllOrNothing) {
+  const std::vector<std::string> written = {"a.npy", "b.npy", "expected_c.npy", "inputs.json"};
+  int interrupts = 0;
+  for (const bool while_writing : {false, true}) {
+    for (const std::string folder : {"fresh", "mine"}) {
+      const bool users_folder = folder == "mine";
+      fs::remove_all(path(folder));
+      if (users_folder) {
+        fs::create_directories(path(folder));
+        std::ofstream(path("mine/notes.txt")) << "mine";
+      }
+      // generate writes b.npy through b.npy.tmp<pid> in the sibling folder <folder>.tmp<pid>.
+      auto writing_b = [&](pid_t pid) {
+        const std::string suffix = ".tmp" + std::to_string(pid);
+        return fs::exists(path(folder + suffix + "/b.npy" + suffix));
+      };
+      const int status = interrupted({"generate", "vector_add", "--param", "n=67108864", "--out", folder},
+                                     while_writing ? std::function<bool(pid_t)>(writing_b) : after(std::chrono::milliseconds(300)));
+      const std::string when = while_writing ? "while writing" : "at 300 ms";
+      std::vector<std::string> expected = users_folder ? std::vector<std::string>{"notes.txt"} : std::vector<std::string>{};
+      if (WIFSIGNALED(status)) {
+        EXPECT_EQ(WTERMSIG(status), SIGINT);
+        ++interrupts;
+        if (!users_folder) {
+          EXPECT_FALSE(fs::exists(path(folder))) << when;
+        }
+      } else {
+        ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+        expected.insert(expected.end(), written.begin(), written.end());
+      }
+      std::vector<std::string> left;
+      if (fs::exists(path(folder)))
+        for (const auto& entry : fs::directory_iterator(path(folder))) left.push_back(entry.path().filename());
+      std::sort(left.begin(), left.end());
+      std::sort(expected.begin(), expected.end());
+      EXPECT_EQ(left, expected) << folder << ", interrupted " << when;
+      expect_no_temporaries();
+    }
+  }
+  EXPECT_GT(interrupts, 0) << "every generate finished before its interrupt: use a larger n";
+}
+
+// Likewise solve: interrupted while it reads and computes (at 100 and 300
+// ms) or while it writes, it leaves no output and no temporary file.
+TEST_F(CliTest, AnInterruptedSolveLeavesNoOutputAndNoTemporary) {
+  using namespace std::chrono_literals;
+  write_vector("a.npy", DType::f32, 67108864);
+  write_vector("b.npy", DType::f32, 67108864);
+  auto writing_c = [&](pid_t pid) { return fs::exists(path("c.npy.tmp" + std::to_string(pid))); };
+  int interrupts = 0;
+  for (const auto& ready : {after(100ms), after(300ms), std::function<bool(pid_t)>(writing_c)}) {
+    fs::remove(path("c.npy"));
+    const int status = interrupted(
+        {"solve", "vector_add", "--variant", "naive", "--input", "a=a.npy", "--input", "b=b.npy", "--output", "c.npy"},
+        ready);
+    if (WIFSIGNALED(status)) {
+      EXPECT_EQ(WTERMSIG(status), SIGINT);
+      ++interrupts;
+      EXPECT_FALSE(fs::exists(path("c.npy")));
+    } else {
+      ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+      EXPECT_EQ(read_npy(path("c.npy")).describe(), "float32 array of shape (67108864,)");
+    }
+    expect_no_temporaries();
+  }
+  EXPECT_GT(interrupts, 0) << "every solve finished before its interrupt: use larger inputs";
 }
 
 // Everything a run writes except timings, timing-derived figures and

@@ -8,6 +8,7 @@
 
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
+#include "ladder/memory.hpp"
 
 namespace ladder {
 namespace {
@@ -29,6 +30,10 @@ class TestCopy final : public Problem {
     return {{"x", x}};
   }
   void validate(const Arrays&, const Params&) const override {}
+  ArrayShapes input_shapes(const Params& params) const override {
+    return {{"x", {DType::i32, {static_cast<std::size_t>(params.integer("n"))}}}};
+  }
+  double host_bytes(const ArrayShapes& inputs, const Params&) const override { return 3 * total_bytes(inputs); }
   Arrays allocate_outputs(const Arrays& inputs, const Params&) const override {
     return {{"y", Array(DType::i32, inputs.at("x").shape())}};
   }
@@ -279,6 +284,72 @@ TEST_F(HarnessTest, ReplicatesPoolTheSamplesKeepEachMedianAndMeasureTheirSpread)
   passes[1]["rungs"][0] = {{"rung", "naive"}, {"backend", "host"}, {"status", "failed"}, {"reason", "boom"}};
   EXPECT_EQ(row(merge_replicates(passes), "naive")["reason"], "in replicate 2: boom");
   EXPECT_EQ(replicate_spread({5.0}), 0);
+}
+
+double bytes_of(const Arrays& arrays) {
+  double bytes = 0;
+  for (const auto& [name, array] : arrays) bytes += static_cast<double>(array.bytes());
+  return bytes;
+}
+
+// The memory check's prediction, for every problem on its tiny size and
+// every check case (small, awkward sizes): the shapes it expects are the
+// shapes generate() makes, and its bytes cover what the case allocates
+// (inputs, the reference's outputs, a rung's outputs) without being absurd.
+TEST(HarnessMemoryTest, EachProblemPredictsWhatItsCasesAllocateAndAtMost20TimesThat) {
+  for (const auto& name : exercise_names()) {
+    auto problem = make_problem(name);
+    std::vector<Params> cases = {problem->resolve("tiny", {})};
+    for (const auto& overrides : problem->check_cases()) cases.push_back(problem->resolve("tiny", overrides));
+    for (const auto& params : cases) {
+      std::string where = name;
+      for (const auto& [key, value] : params.values()) where += " " + key + "=" + value;
+      const ArrayShapes shapes = problem->input_shapes(params);
+      const Arrays inputs = problem->generate(params, 1);
+      ASSERT_EQ(shapes.size(), inputs.size()) << where;
+      for (const auto& [input, array] : inputs) {
+        ASSERT_TRUE(shapes.count(input)) << where << ": " << input;
+        EXPECT_EQ(shapes.at(input).dtype, array.dtype()) << where << ": " << input;
+        EXPECT_EQ(shapes.at(input).shape, array.shape()) << where << ": " << input;
+      }
+      const double allocated =
+          bytes_of(inputs) + bytes_of(problem->reference(inputs, params)) + bytes_of(problem->allocate_outputs(inputs, params));
+      const double predicted = problem->host_bytes(shapes, params);
+      EXPECT_GE(predicted, allocated) << where;
+      EXPECT_LE(predicted, 20 * allocated) << where;
+    }
+  }
+}
+
+TEST(HarnessMemoryTest, TheLimitIsTheEnvironmentsWhereSetElseWhatTheMachineHasAvailable) {
+  ::unsetenv("LADDER_MEMORY_LIMIT_MB");
+  const MemoryLimit machine = host_memory_limit();
+  EXPECT_FALSE(machine.from_environment);
+  EXPECT_GT(machine.bytes, 16.0 * 1024 * 1024) << "a machine that runs the tests has more than 16 MiB available";
+  ::setenv("LADDER_MEMORY_LIMIT_MB", "1.5", 1);
+  EXPECT_EQ(host_memory_limit().bytes, 1.5 * 1024 * 1024);
+  EXPECT_TRUE(host_memory_limit().from_environment);
+  for (const char* bad : {"0", "-3", "lots", "12MB"}) {
+    ::setenv("LADDER_MEMORY_LIMIT_MB", bad, 1);
+    EXPECT_THROW(host_memory_limit(), UsageError) << bad;
+  }
+  ::unsetenv("LADDER_MEMORY_LIMIT_MB");
+}
+
+TEST(HarnessMemoryTest, TheMessageNamesBothFigures) {
+  EXPECT_EQ(format_bytes(17), "17 bytes");
+  EXPECT_EQ(format_bytes(3 * 1024), "3.0 KiB");
+  EXPECT_EQ(format_bytes(24.0 * 1024 * 1024 * 1024), "24.0 GiB");
+  const MemoryLimit limit{7.5 * 1024 * 1024 * 1024, false};
+  EXPECT_NO_THROW(refuse_unless_memory_suffices(limit.bytes, limit, "x", "y"));
+  try {
+    refuse_unless_memory_suffices(24.0 * 1024 * 1024 * 1024, limit, "vector_add at n=2147483648", "try less");
+    FAIL() << "not refused";
+  } catch (const UsageError& error) {
+    EXPECT_STREQ(error.what(),
+                 "vector_add at n=2147483648 needs about 24.0 GiB of host memory; this machine has 7.5 GiB available "
+                 "(LADDER_MEMORY_LIMIT_MB to change the limit); try less");
+  }
 }
 
 }  // namespace

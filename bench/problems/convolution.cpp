@@ -165,6 +165,24 @@ class Convolution final : public Problem {
     return {{"output", Array(DType::f32, {rows, columns})}};
   }
 
+  ArrayShapes input_shapes(const Params& params) const override {
+    const auto rows = static_cast<std::size_t>(params.integer("kernel_size"));
+    return {{"image", {DType::f32, {static_cast<std::size_t>(params.integer("height")),
+                                    static_cast<std::size_t>(params.integer("width"))}}},
+            {"kernel", {DType::f32, {rows, params.has("kernel_width") ? static_cast<std::size_t>(params.integer("kernel_width")) : rows}}}};
+  }
+  // The image and kernel (and an OpenCL copy), and the (H+K-1)×(W+L-1)
+  // output three times: the reference's float64, the rung's float32 and an
+  // OpenCL rung's float32 buffer, 16 bytes an output pixel.
+  double host_bytes(const ArrayShapes& inputs, const Params&) const override {
+    const auto& image = inputs.at("image").shape;
+    const auto& kernel = inputs.at("kernel").shape;
+    double output_pixels = 0;  // inputs that are not 2-D are refused later, by validate()
+    if (image.size() == 2 && kernel.size() == 2)
+      output_pixels = double(image[0] + kernel[0] - 1) * double(image[1] + kernel[1] - 1);
+    return 2 * total_bytes(inputs) + 16 * output_pixels;
+  }
+
   // In float64, in the order that vectorises: out[y][c + j] += k[i][j] * image[y - i][c],
   // with i limited to the kernel rows that meet the image (no bounds check inside).
   Arrays reference(const Arrays& inputs, const Params&) const override {

@@ -124,6 +124,18 @@ class Histogram final : public Problem {
     return {{"counts", Array(DType::u32, {kBins})}};
   }
 
+  ArrayShapes input_shapes(const Params& params) const override {
+    return {{"values", {DType::u8, {static_cast<std::size_t>(params.integer("n"))}}}};
+  }
+  // The values as given, their uint8 copy where they come in another dtype
+  // (normalise), an OpenCL copy of the uint8 values, and the 1 KiB of
+  // counts three times (the reference's, the rung's, an OpenCL buffer).
+  double host_bytes(const ArrayShapes& inputs, const Params&) const override {
+    const ArrayShape& values = inputs.at("values");
+    const double conversion = values.dtype == DType::u8 ? 0 : values.size();
+    return values.bytes() + conversion + values.size() + 3 * 4.0 * kBins;
+  }
+
   // Counts any integer dtype, so that the reference does not depend on how
   // the values were stored.
   Arrays reference(const Arrays& inputs, const Params& params) const override {

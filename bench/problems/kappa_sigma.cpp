@@ -162,6 +162,21 @@ class KappaSigma final : public Problem {
     return {{"mask", Array(DType::u8, inputs.at("image").shape())}, {"statistics", Array(DType::f64, {kStatistics})}};
   }
 
+  ArrayShapes input_shapes(const Params& params) const override {
+    return {{"image", {DType::f32, {static_cast<std::size_t>(params.integer("height")),
+                                    static_cast<std::size_t>(params.integer("width"))}}}};
+  }
+  // The image (a float64 one also as its float32 copy), the uint8 mask
+  // twice (the reference's and the rung's), and the largest scratch: the
+  // openmp rung's two float32 copies, 8 bytes a pixel (an OpenCL rung's
+  // buffers take 5, the reference's and serial's float32 copy 4).
+  double host_bytes(const ArrayShapes& inputs, const Params&) const override {
+    const ArrayShape& image = inputs.at("image");
+    const double pixels = image.size();
+    const double conversion = image.dtype == DType::f32 ? 0 : 4 * pixels;
+    return image.bytes() + conversion + 2 * pixels + 8 * pixels + 2 * 8.0 * kStatistics;
+  }
+
   Arrays reference(const Arrays& inputs, const Params& params) const override {
     Arrays outputs = allocate_outputs(inputs, params);
     const ClipStatistics stats =

@@ -184,6 +184,23 @@ class Labelling final : public Problem {
     return {{"labels", Array(DType::i32, inputs.at("image").shape())}};
   }
 
+  ArrayShapes input_shapes(const Params& params) const override {
+    return {{"image", {DType::u8, {static_cast<std::size_t>(params.integer("height")),
+                                   static_cast<std::size_t>(params.integer("width"))}}}};
+  }
+  // The image (other integer dtypes also as their uint8 copy), the int32
+  // labels twice (the reference's and the rung's), and the largest
+  // scratch: the flood fills' queue or stack of 8-byte indices (the
+  // reference's and naive's), up to every pixel, which a std::vector holds
+  // in up to three times that while it grows: 24 bytes a pixel. (The sky
+  // passes through float32 copies first, 9 bytes a pixel, less than that.)
+  double host_bytes(const ArrayShapes& inputs, const Params&) const override {
+    const ArrayShape& image = inputs.at("image");
+    const double pixels = image.size();
+    const double conversion = image.dtype == DType::u8 ? 0 : pixels;
+    return image.bytes() + conversion + 2 * 4 * pixels + 24 * pixels;
+  }
+
   // Breadth-first flood fill from each unlabelled foreground pixel in
   // raster order: a different walk from the naive rung's depth-first one,
   // the same numbering (a component is numbered when its first pixel is met).

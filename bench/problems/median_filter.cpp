@@ -201,6 +201,20 @@ class MedianFilter final : public Problem {
     return {{"output", Array(image.dtype(), image.shape())}};
   }
 
+  ArrayShapes input_shapes(const Params& params) const override {
+    const auto frames = static_cast<std::size_t>(params.integer("frames"));
+    const auto height = static_cast<std::size_t>(params.integer("height"));
+    const auto width = static_cast<std::size_t>(params.integer("width"));
+    const std::string& dtype = params.text("dtype");
+    const DType type = dtype == "uint16" ? DType::u16 : dtype == "float64" ? DType::f64 : DType::f32;
+    return {{"image", {type, frames == 0 ? std::vector<std::size_t>{height, width}
+                                         : std::vector<std::size_t>{frames, height, width}}}};
+  }
+  // The image, the output (in the image's dtype) twice, the reference's
+  // and the rung's, and an OpenCL copy of image and output: five times the
+  // image's bytes. The rungs' windows are k² pixels a thread.
+  double host_bytes(const ArrayShapes& inputs, const Params&) const override { return 5 * inputs.at("image").bytes(); }
+
   Arrays reference(const Arrays& inputs, const Params& params) const override {
     const Array& image = inputs.at("image");
     const Stack stack = median_filter::stack_of(image);

@@ -134,6 +134,17 @@ class PolygonMask final : public Problem {
     return {{"mask", Array(DType::u8, {height, width})}};
   }
 
+  ArrayShapes input_shapes(const Params& params) const override {
+    return {{"vertices", {DType::f64, {static_cast<std::size_t>(params.integer("vertices")), 2}}}};
+  }
+  // The vertices (and an OpenCL copy), and the H·W mask three times: the
+  // reference's, the rung's and an OpenCL rung's buffer. The scanline
+  // rungs' crossing lists hold one row.
+  double host_bytes(const ArrayShapes& inputs, const Params& params) const override {
+    const double pixels = params.number_or("width", 0) * params.number_or("height", 0);
+    return 2 * total_bytes(inputs) + 3 * pixels;
+  }
+
   // Every pixel against every edge, as matplotlib does (rows in parallel
   // only to keep `large` quick; the arithmetic is the same).
   Arrays reference(const Arrays& inputs, const Params& params) const override {

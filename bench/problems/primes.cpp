@@ -53,6 +53,11 @@ class Primes final : public Problem {
     return {{"flags", Array(DType::u8, {static_cast<std::size_t>(params.integer("n"))})}};
   }
 
+  ArrayShapes input_shapes(const Params&) const override { return {}; }
+  // The n flags three times: the reference's, the rung's and an OpenCL
+  // rung's buffer. The sieves' segments and base primes are small.
+  double host_bytes(const ArrayShapes&, const Params& params) const override { return 3 * params.number_or("n", 0); }
+
   // The plain sieve of Eratosthenes: every number a candidate, then each
   // prime p crosses out p*p, p*p + p, ...
   Arrays reference(const Arrays& inputs, const Params& params) const override {

@@ -399,6 +399,24 @@ class SpotFinding final : public Problem {
     return {{"signal", Array(DType::u8, inputs.at("image").shape())}};
   }
 
+  ArrayShapes input_shapes(const Params& params) const override {
+    const std::vector<std::size_t> shape = {static_cast<std::size_t>(params.integer("frames")),
+                                            static_cast<std::size_t>(params.integer("height")),
+                                            static_cast<std::size_t>(params.integer("width"))};
+    return {{"image", {DType::u16, shape}}, {"mask", {DType::u8, shape}}};
+  }
+  // The image and mask (and an OpenCL copy), the uint8 signal three times
+  // (the reference's, the rung's, an OpenCL buffer), and solve's spot
+  // table: find_spots' labels and sums of one frame, about 40 bytes a
+  // frame pixel (the table itself is taken to be small: spots are sparse).
+  // The rungs' summed-area tables hold bands of 64 rows.
+  double host_bytes(const ArrayShapes& inputs, const Params&) const override {
+    const auto& shape = inputs.at("image").shape;
+    const double pixels = inputs.at("image").size();
+    const double frame_pixels = shape.size() == 3 ? double(shape[1]) * double(shape[2]) : pixels;
+    return 2 * total_bytes(inputs) + 3 * pixels + 40 * frame_pixels;
+  }
+
   // The definition, pixel by pixel: the window's bounds clipped to the
   // frame, exact integer sums over its valid pixels, DIALS' test.
   Arrays reference(const Arrays& inputs, const Params& params) const override {

@@ -57,6 +57,16 @@ class VectorAdd final : public Problem {
     return {{"c", Array(DType::f32, inputs.at("a").shape())}};
   }
 
+  ArrayShapes input_shapes(const Params& params) const override {
+    const auto n = static_cast<std::size_t>(params.integer("n"));
+    return {{"a", {DType::f32, {n}}}, {"b", {DType::f32, {n}}}};
+  }
+  // a and b (and an OpenCL copy), c three times: the reference's, the
+  // rung's and an OpenCL rung's buffer. 28 bytes an element.
+  double host_bytes(const ArrayShapes& inputs, const Params&) const override {
+    return 2 * total_bytes(inputs) + 3 * 4 * inputs.at("a").size();
+  }
+
   Arrays reference(const Arrays& inputs, const Params& params) const override {
     Arrays outputs = allocate_outputs(inputs, params);
     auto a = inputs.at("a").view<float>();

@@ -65,6 +65,18 @@ std::size_t Array::size() const {
   return n;
 }
 
+double ArrayShape::size() const {
+  double n = 1;
+  for (std::size_t extent : shape) n *= static_cast<double>(extent);
+  return n;
+}
+
+double total_bytes(const ArrayShapes& arrays) {
+  double bytes = 0;
+  for (const auto& [name, array] : arrays) bytes += array.bytes();
+  return bytes;
+}
+
 std::string Array::describe() const {
   std::ostringstream out;
   out << dtype_name(dtype_) << " array of shape (";

@@ -30,6 +30,11 @@ Array read_fits(const std::string& path) {
                    ".npy (e.g. numpy.save('image.npy', astropy.io.fits.getdata('image.fits')))");
 }
 
+ArrayShape read_fits_shape(const std::string& path) {
+  read_fits(path);  // throws: this build has no cfitsio
+  return {};
+}
+
 #else
 
 bool fits_supported() { return true; }
@@ -52,10 +57,8 @@ void check(int status, const std::string& path, const std::string& what) {
   throw UsageError(path + ": cannot " + what + " (cfitsio: " + text + ")");
 }
 
-}  // namespace
-
-Array read_fits(const std::string& path) {
-  FitsFile fits;
+// Opens the first image HDU and checks its axes: a 2-D image (further axes of length 1).
+ArrayShape open_image(FitsFile& fits, const std::string& path) {
   int status = 0;
   fits_open_image(&fits.file, path.c_str(), READONLY, &status);
   check(status, path, "open it as a FITS image");
@@ -72,8 +75,22 @@ Array read_fits(const std::string& path) {
     throw UsageError(path + ": the FITS image has " + std::to_string(naxis) + " axes (" + shape +
                      "); a 2-D image is accepted (NAXIS1 columns × NAXIS2 rows; further axes of length 1)");
   const auto width = static_cast<std::size_t>(axes[0]), height = static_cast<std::size_t>(axes[1]);
-  const bool wide = bitpix == DOUBLE_IMG;
-  Array image(wide ? DType::f64 : DType::f32, {height, width});
+  return {bitpix == DOUBLE_IMG ? DType::f64 : DType::f32, {height, width}};
+}
+
+}  // namespace
+
+ArrayShape read_fits_shape(const std::string& path) {
+  FitsFile fits;
+  return open_image(fits, path);
+}
+
+Array read_fits(const std::string& path) {
+  FitsFile fits;
+  const ArrayShape header = open_image(fits, path);
+  const bool wide = header.dtype == DType::f64;
+  Array image(header.dtype, header.shape);
+  int status = 0;
   // BLANK pixels of integer images become NaN, which validation then names.
   const auto n = static_cast<LONGLONG>(image.size());
   int any_blank = 0;

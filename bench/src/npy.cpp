@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <string_view>
 #include <csignal>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -63,7 +64,7 @@ std::size_t parse_dimension(const std::string& name, const std::string& token) {
 
 }  // namespace
 
-Array read_npy(std::istream& in, const std::string& name, std::uint64_t available) {
+ArrayShape read_npy_header(std::istream& in, const std::string& name, std::uint64_t available) {
   char magic[6];
   unsigned char version[2];
   if (!in.read(magic, 6) || std::memcmp(magic, kMagic, 6) != 0) malformed(name, "missing the \\x93NUMPY magic");
@@ -119,22 +120,45 @@ Array read_npy(std::istream& in, const std::string& name, std::uint64_t availabl
     malformed(name, "the header's shape (" + dims + ") of " + dtype_name(dtype) + " needs " + std::to_string(bytes) +
                         " bytes of data, the file holds " + std::to_string(data));
 
-  Array array(dtype, shape);
+  return {dtype, shape};
+}
+
+Array read_npy(std::istream& in, const std::string& name, std::uint64_t available) {
+  const ArrayShape header = read_npy_header(in, name, available);
+  Array array(header.dtype, header.shape);
   if (!in.read(reinterpret_cast<char*>(array.raw()), static_cast<std::streamsize>(array.bytes())))
     malformed(name, "data is shorter than the header's shape " + array.describe());
   return array;
 }
 
-Array read_npy(const std::string& path) {
+namespace {
+
+// Opens `path` for reading and tells its size, or says why not.
+std::ifstream open_npy(const std::string& path, std::uint64_t& size) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) throw UsageError(path + ": is a directory, not a .npy file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError(path + ": cannot open file (" + std::strerror(errno) + ")");
   in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
+  const std::streamoff end = in.tellg();
   in.seekg(0, std::ios::beg);
-  if (size < 0) throw UsageError(path + ": cannot tell the file's size (not a regular file?)");
-  return read_npy(in, path, static_cast<std::uint64_t>(size));
+  if (end < 0) throw UsageError(path + ": cannot tell the file's size (not a regular file?)");
+  size = static_cast<std::uint64_t>(end);
+  return in;
+}
+
+}  // namespace
+
+Array read_npy(const std::string& path) {
+  std::uint64_t size = 0;
+  std::ifstream in = open_npy(path, size);
+  return read_npy(in, path, size);
+}
+
+ArrayShape read_npy_shape(const std::string& path) {
+  std::uint64_t size = 0;
+  std::ifstream in = open_npy(path, size);
+  return read_npy_header(in, path, size);
 }
 
 namespace {
@@ -186,23 +210,31 @@ void refuse_unless_replaceable(const std::string& path) {
   if (!S_ISREG(status.st_mode)) throw UsageError(path + ": is not a regular file (a device or a pipe?); give a file name");
 }
 
-void write_file_atomically(const std::string& path, const std::string& bytes) {
+namespace {
+
+// Writes the pieces one after another into a temporary file beside `path`,
+// then renames it into place. Pieces, so that an array's data is written
+// from where it lies and never copied (a copy would double the memory a
+// large output needs).
+void write_pieces_atomically(const std::string& path, std::initializer_list<std::string_view> pieces) {
   refuse_unless_replaceable(path);
   const std::string temporary = path + ".tmp" + std::to_string(::getpid());
   TemporaryPath cleanup(temporary);
   // POSIX calls, so that the error that stopped the write reaches the message.
   int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw UsageError(path + ": cannot write (" + std::strerror(errno) + ")");
-  std::size_t written = 0;
   int error = 0;
-  while (written < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error = n < 0 ? errno : ENOSPC;
-      break;
+  for (std::string_view bytes : pieces) {
+    std::size_t written = 0;
+    while (error == 0 && written < bytes.size()) {
+      ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        error = n < 0 ? errno : ENOSPC;
+        break;
+      }
+      written += static_cast<std::size_t>(n);
     }
-    written += static_cast<std::size_t>(n);
   }
   if (::close(fd) != 0 && error == 0) error = errno;
   if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno;
@@ -210,6 +242,12 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
     ::unlink(temporary.c_str());  // the user's previous file, if any, is untouched
     throw UsageError(path + ": cannot write (" + std::strerror(error) + ")");
   }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& bytes) {
+  write_pieces_atomically(path, {bytes});
 }
 
 void write_npy(const std::string& path, const Array& array) {
@@ -224,14 +262,13 @@ void write_npy(const std::string& path, const Array& array) {
   std::size_t unpadded = 10 + text.size() + 1;
   text.append((64 - unpadded % 64) % 64, ' ');
   text += '\n';
-  std::string bytes(kMagic, 6);
-  bytes += '\x01';
-  bytes += '\x00';
-  bytes += static_cast<char>(text.size() & 0xff);
-  bytes += static_cast<char>(text.size() >> 8);
-  bytes += text;
-  bytes.append(reinterpret_cast<const char*>(array.raw()), array.bytes());
-  write_file_atomically(path, bytes);
+  std::string header_bytes(kMagic, 6);
+  header_bytes += '\x01';
+  header_bytes += '\x00';
+  header_bytes += static_cast<char>(text.size() & 0xff);
+  header_bytes += static_cast<char>(text.size() >> 8);
+  header_bytes += text;
+  write_pieces_atomically(path, {header_bytes, {reinterpret_cast<const char*>(array.raw()), array.bytes()}});
 }
 
 }  // namespace ladder

@@ -65,6 +65,18 @@ class Array {
 
 using Arrays = std::map<std::string, Array>;
 
+// An array's dtype and shape without its data: what generate() will make,
+// or what a .npy header claims. bytes() is a double, so that the product
+// of a huge claimed shape cannot wrap before it is compared with memory.
+struct ArrayShape {
+  DType dtype = DType::u8;
+  std::vector<std::size_t> shape;
+  double size() const;  // number of elements
+  double bytes() const { return size() * static_cast<double>(dtype_size(dtype)); }
+};
+using ArrayShapes = std::map<std::string, ArrayShape>;
+double total_bytes(const ArrayShapes& arrays);
+
 // 64-bit checksum of an array's bytes (FNV-1a over 64-bit words), recorded
 // in the results so that two machines can show they saw the same input.
 std::uint64_t checksum(const Array& array);

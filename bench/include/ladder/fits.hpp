@@ -22,4 +22,7 @@ bool fits_supported();
 // applied; BLANK pixels become NaN). UsageError naming the file otherwise.
 Array read_fits(const std::string& path);
 
+// The dtype and shape read_fits would give, from the header alone.
+ArrayShape read_fits_shape(const std::string& path);
+
 }  // namespace ladder

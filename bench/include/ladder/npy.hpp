@@ -17,6 +17,11 @@ Array read_npy(const std::string& path);
 // overflow, and data of exactly that many bytes.
 Array read_npy(std::istream& in, const std::string& name, std::uint64_t available);
 
+// The header alone, checked as above: the dtype and shape the file holds,
+// for predicting the memory a command needs before anything is allocated.
+ArrayShape read_npy_shape(const std::string& path);
+ArrayShape read_npy_header(std::istream& in, const std::string& name, std::uint64_t available);
+
 // Writes through a temporary file renamed into place, so a failure never
 // leaves a half-written output behind.
 void write_npy(const std::string& path, const Array& array);

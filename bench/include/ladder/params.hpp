@@ -36,6 +36,8 @@ class Params {
 
   std::int64_t integer(const std::string& name) const;
   double number(const std::string& name) const;
+  // The value, or `fallback` where it is not given (e.g. before `solve` has validated).
+  double number_or(const std::string& name, double fallback) const { return has(name) ? number(name) : fallback; }
   const std::string& text(const std::string& name) const;
 
   // Checks every value against the specs: known name, number, in range.

@@ -70,6 +70,17 @@ class Problem {
   virtual std::optional<Prediction> predict(const std::string& /*rung*/, const Params& /*params*/) const {
     return std::nullopt;
   }
+  // The memory check before any allocation (ladder run, check, generate,
+  // solve; docs/design.md): the dtypes and shapes generate() makes for
+  // `params`, and the host bytes one case needs at most with inputs of
+  // those shapes (`solve` passes its files' headers): the inputs, any
+  // conversion of them (normalise), the reference's outputs, a rung's
+  // outputs, an OpenCL rung's buffers (PoCL keeps them in host memory) and
+  // the largest scratch memory of the reference or a rung. A rough upper
+  // estimate; the tests hold it between what a case allocates and 20 times
+  // that. Parameters `solve` may lack count as 0 (validate() refuses them).
+  virtual ArrayShapes input_shapes(const Params& params) const = 0;
+  virtual double host_bytes(const ArrayShapes& inputs, const Params& params) const = 0;
   // For `solve`: writes the outputs (default: the one output array as .npy).
   virtual void save(const std::string& path, const Arrays& outputs, const Arrays& inputs, const Params& params) const;
 
