@@ -111,6 +111,9 @@ TEST(MeasureTest, ASteadyFigureStopsAfterItsFirstBatch) {
   EXPECT_EQ(calls, 11) << "the pilot repetition is run but not kept";
   EXPECT_EQ(s.median_interval, 0);
   EXPECT_EQ(gb_runs.size(), 1u) << "one batch";
+  // Google Benchmark's own figure for the batch, per repetition and in seconds.
+  EXPECT_EQ(gb_runs[0]["iterations"], 10);
+  EXPECT_NEAR(gb_runs[0]["manual_time_s"].get<double>(), 1e-3, 1e-9);
 }
 
 TEST(MeasureTest, ANoisyFigureGetsUpToFourBatches) {

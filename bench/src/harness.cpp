@@ -44,9 +44,11 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
   bool ReportContext(const Context&) override { return true; }
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const auto& run : runs) {
+      // real_accumulated_time is in seconds (the manual times summed);
+      // GetAdjustedRealTime() would be in the benchmark's display unit.
       nlohmann::json entry = {{"name", run.benchmark_name()},
                               {"iterations", run.iterations},
-                              {"manual_time_s", run.GetAdjustedRealTime() * 1e-9}};
+                              {"manual_time_s", run.real_accumulated_time / static_cast<double>(run.iterations)}};
       runs_.push_back(entry);
     }
   }
