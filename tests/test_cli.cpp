@@ -8,12 +8,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -165,6 +167,87 @@ TEST_F(CliTest, SolveRefusesBadInputsAndLeavesNoOutput) {
   expect_refused("solve vector_add --input a=junk.npy --input b=b.npy" + ok, "junk.npy: not a valid .npy file");
 }
 
+// The headers that once crashed a rung or wrote an impossible output
+// (shapes whose product wraps past 2^64, negative or over-long dimensions,
+// a terabyte claimed by 48 bytes, data one byte short), put in place of
+// each input of every exercise in turn, the other inputs valid: each one
+// is refused by solve with one message naming the file, and nothing is written.
+TEST_F(CliTest, EveryExerciseRefusesHostileHeadersInEveryInput) {
+  struct Hostile {
+    std::string shape;      // replaces the header's shape; empty: keep it
+    std::size_t data_bytes; // kept from the valid file where the shape is kept (less one)
+    std::string fragment;
+  };
+  const std::vector<Hostile> hostiles = {
+      {"(3, 2, 9223372036854775809)", 12, "not a non-negative integer below 10^18"},
+      {"(4294967296, 4294967296)", 0, "overflows"},
+      {"(-12,)", 48, "is not a non-negative integer"},
+      {"(123456789012345678901234567890,)", 48, "is not a non-negative integer"},
+      {"(1099511627776,)", 48, "the file holds 48"},
+      {"", 0, "the file holds"},
+  };
+  // A valid .npy file's header text and data, and the file rebuilt with another header.
+  auto split = [](const std::string& bytes) {
+    const std::size_t length = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+    return std::pair{bytes.substr(10, length), bytes.substr(10 + length)};
+  };
+  auto rebuild = [](std::string text, const std::string& data) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    text.append((64 - (10 + text.size() + 1) % 64) % 64, ' ');
+    text += '\n';
+    return std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(text.size() & 0xff) +
+           static_cast<char>(text.size() >> 8) + text + data;
+  };
+  int refused = 0;
+  for (const std::string exercise : {"polygon_mask", "vector_add", "histogram", "convolution", "kappa_sigma",
+                                     "labelling", "spot_finding", "median_filter"}) {
+    ASSERT_EQ(ladder("generate " + exercise + " --size tiny --out " + exercise).exit_code, 0) << exercise;
+    std::vector<std::string> inputs;  // the generated inputs: every .npy but the expected outputs
+    for (const auto& entry : fs::directory_iterator(path(exercise)))
+      if (entry.path().extension() == ".npy" && !entry.path().filename().string().starts_with("expected_"))
+        inputs.push_back(entry.path().stem());
+    ASSERT_FALSE(inputs.empty()) << exercise;
+    const std::string params = exercise == "polygon_mask" ? " --param width=97 --param height=61" : "";
+    auto solve = [&](const std::string& hostile_input, const std::string& hostile_file) {
+      std::string command = "solve " + exercise + " --variant serial --output out.npy" + params;
+      for (const auto& input : inputs)
+        command += " --input " + input + "=" + (input == hostile_input ? hostile_file : exercise + "/" + input + ".npy");
+      return ladder(command);
+    };
+    Outcome valid = solve("", "");
+    ASSERT_EQ(valid.exit_code, 0) << exercise << ": " << valid.output;
+    fs::remove(path("out.npy"));
+    fs::remove(path("out.npy.csv"));
+    for (const auto& input : inputs) {
+      std::ifstream file(path(exercise + "/" + input + ".npy"), std::ios::binary);
+      const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+      const auto [text, data] = split(bytes);
+      for (const auto& hostile : hostiles) {
+        SCOPED_TRACE(exercise + ", input " + input + ", shape " + (hostile.shape.empty() ? "as generated, data one byte short" : hostile.shape));
+        std::string hostile_text = text, hostile_data;
+        if (hostile.shape.empty()) {
+          hostile_data = data.substr(0, data.size() - 1);
+        } else {
+          const std::size_t start = hostile_text.find("'shape': (") + 9;
+          hostile_text.replace(start, hostile_text.find(')', start) + 1 - start, hostile.shape);
+          hostile_data = std::string(hostile.data_bytes, '\0');
+        }
+        std::ofstream(path("hostile.npy"), std::ios::binary) << rebuild(hostile_text, hostile_data);
+        Outcome outcome = solve(input, "hostile.npy");
+        EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+        EXPECT_NE(outcome.output.find("hostile.npy"), std::string::npos) << outcome.output;
+        EXPECT_NE(outcome.output.find(hostile.fragment), std::string::npos) << outcome.output;
+        EXPECT_EQ(std::count(outcome.output.begin(), outcome.output.end(), '\n'), 1) << "one message: " << outcome.output;
+        EXPECT_FALSE(fs::exists(path("out.npy")));
+        EXPECT_FALSE(fs::exists(path("out.npy.csv")));
+        refused += outcome.exit_code == 2;
+      }
+    }
+  }
+  expect_no_temporaries();
+  EXPECT_EQ(refused, 6 * 11) << "six hostile headers in each of the 11 inputs of the eight exercises";
+}
+
 TEST_F(CliTest, OutputsThatWouldLoseWhatTheUserHadAreRefused) {
   write_vector("a.npy", DType::f32, 10);
   write_vector("b.npy", DType::f32, 10);
@@ -177,6 +260,9 @@ TEST_F(CliTest, OutputsThatWouldLoseWhatTheUserHadAreRefused) {
   fs::create_symlink(path("b.npy"), path("link.npy"));
   expect_refused(inputs + " --output link.npy", "link.npy: is a symbolic link");
   EXPECT_TRUE(fs::is_symlink(path("link.npy")));
+  // A device node (as root, writing would have replaced it).
+  expect_refused(inputs + " --output /dev/null", "/dev/null: is not a regular file");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
   // A write that fails says why (not "Success"), and leaves no temporary behind.
   expect_refused(inputs + " --output no_such_folder/c.npy", "no_such_folder/c.npy: cannot write (No such file or directory)");
   for (const auto& entry : fs::directory_iterator(directory_))
