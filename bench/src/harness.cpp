@@ -376,15 +376,19 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
   // Fraction of the ceiling of the device the rung ran on.
   double ceiling = ceilings_.host_bytes_per_s;
   std::string ceiling_name = "host memory bandwidth";
-  double transfer_bound = 0;  // seconds the copies need at the measured PCIe rate
+  double transfer_bound = 0;  // seconds the copies need at the link's measured rate
   if (rung->device_kind() == DeviceKind::gpu) {
     const auto& device = backend == Backend::cuda ? ceilings_.cuda : ceilings_.opencl;
     ceiling = device ? device->copy_bytes_per_s : 0;
     ceiling_name = "device copy bandwidth";
     if (device && backend == Backend::cuda) {
-      bool pinned = rung->uses_pinned_memory();
-      double up = pinned ? device->host_to_device_pinned : device->host_to_device_pageable;
-      double down = pinned ? device->device_to_host_pinned : device->device_to_host_pageable;
+      // The pinned rates, whatever memory the rung copies from: they are what
+      // the PCIe link can do. Pageable copies go through the driver's staging
+      // buffers at a rate that varies with the host (7.0 and 9.1 GB/s host to
+      // device on two H100 machines of one kind), so a rung could beat a
+      // "ceiling" measured on them; against the link, a pageable rung shows
+      // how much of the link its copies leave unused.
+      const double up = device->host_to_device_pinned, down = device->device_to_host_pinned;
       if (up > 0 && down > 0) transfer_bound = work.bytes_in / up + work.bytes_out / down;
     }
   }
