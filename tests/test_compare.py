@@ -2,7 +2,7 @@
 """`ladder compare`: a run agrees with itself, a rung made 20 % slower is found,
 a difference inside the spread between replicates is noise, a host figure
 that moved as the machine probe did is put down to the machine (a device-timed
-one never), and runs on
+one never), one within the probe's own variation is annotated so, and runs on
 other inputs, NaN times and malformed files are refused or flagged."""
 import copy
 import json
@@ -102,6 +102,30 @@ with tempfile.TemporaryDirectory() as directory:
     scaled(opencl, "compute", 1.4)
     expect(compare(fast, slow_device, d), 1, "vector_add/opencl compute 1.40x slower",
            "a device-timed figure is never put down to the host machine")
+
+    # The machine's own noise: probes with equal medians whose readings vary
+    # by 40 % within each run. A host figure 1.5x slower still differs, and
+    # is annotated with that noise; with steady probes it is not.
+    def jittery(data):
+        data = copy.deepcopy(data)
+        data["context"].setdefault("readings", {})["machine_probe"] = {
+            "taken": "before each replicate and after the last",
+            "scalar_chain_s": [2e-3] * 3, "memory_pass_s": [4e-3, 3.4e-3, 5e-3]}
+        return data
+
+    noisy_slow = jittery(results)
+    scaled(serial(noisy_slow), "compute", 1.5)
+    run = compare(jittery(results), noisy_slow, d)
+    expect(run, 1, "probe's readings varied by up to 40 % within A and 40 % within B", "the machines' noise is shown")
+    expect(run, 1, "1.50x slower (allowed 5 %; within the machines' own noise: the probe varied by 40 % in A, 40 % in B)",
+           "a difference within it differs, and says that the machine alone moved that much")
+    steady_slow = probed(results, 2e-3, 4e-3)
+    scaled(serial(steady_slow), "compute", 1.5)
+    run = compare(fast, steady_slow, d)
+    expect(run, 1, "1.50x slower (allowed 5 %)", "with steady probes")
+    if "within the machines' own noise" in run.stdout:
+        failures.append("steady probes give no machine noise")
+        print("FAILED: steady probes give no machine noise\n" + run.stdout)
 
     nan = copy.deepcopy(results)
     serial(nan)["timings"]["compute"]["median_s"] = float("nan")
