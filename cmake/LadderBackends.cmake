@@ -74,7 +74,10 @@ endif()
 add_library(ladder_warnings INTERFACE)
 target_compile_options(ladder_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
-  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>
+  # Source lines in the kernels' debug information, so that compute-sanitizer
+  # reports and Nsight Compute profiles name them (no effect on the code).
+  $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
 if(LADDER_WERROR)
   target_compile_options(ladder_warnings INTERFACE
     $<$<COMPILE_LANGUAGE:CXX>:-Werror>

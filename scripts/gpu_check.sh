@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The GPU check run (docs/gpu-machine.md): on a machine with an NVIDIA GPU,
-# build in a fresh folder, run every test, then run the suite at the
-# workshop and large sizes (pageable and pinned), writing the results JSON
-# and logs into OUTDIR.
+# build in a fresh folder, run every test, run compute-sanitizer's
+# memcheck, racecheck and synccheck over every CUDA rung, then run the
+# suite at the workshop and large sizes (pageable and pinned), writing the
+# results JSON and logs into OUTDIR.
 #
 #   scripts/gpu_check.sh OUTDIR [EXERCISE...]
 #
@@ -11,7 +12,8 @@
 # machine's copy of .git is not current) override the build; SIZES (default "workshop large") and
 # THREADS (default "1,2,4,8,16"; empty: no sweep) the runs (SIZES empty: none), SWEEP_SIZE
 # (default workshop) the size of the thread sweep; TESTS=0 skips
-# the tests (for a second call that only runs the other sizes).
+# the tests (for a second call that only runs the other sizes); SANITIZE=0
+# skips compute-sanitizer.
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [EXERCISE...]}
 shift
@@ -33,6 +35,31 @@ if [ "${TESTS:-1}" != 0 ]; then
 fi
 
 ladder="$build/bench/ladder"
+
+# compute-sanitizer over `ladder check` of every CUDA rung (its awkward
+# cases, each checked against the reference): memcheck, racecheck (shared
+# memory hazards) and synccheck must each report 0 errors. SANITIZE=0 skips.
+if [ "${SANITIZE:-1}" != 0 ]; then
+  : >"$out/sanitizer.log"
+  while read -r exercise rungs; do
+    for tool in memcheck racecheck synccheck; do
+      echo "== compute-sanitizer --tool $tool: ladder check $exercise --variants $rungs" >>"$out/sanitizer.log"
+      compute-sanitizer --tool "$tool" --error-exitcode 9 "$ladder" check "$exercise" --variants "$rungs" \
+        >>"$out/sanitizer.log" 2>&1
+      code=$?
+      echo "== exit $code" >>"$out/sanitizer.log"
+      [ "$code" = 0 ] || { status=1; echo "compute-sanitizer $tool: $exercise ($rungs) exit $code"; }
+    done
+  done < <("$ladder" list --json | python3 -c '
+import json, sys
+wanted = set(sys.argv[1:])
+for entry in json.load(sys.stdin):
+    rungs = [r["name"] for r in entry["rungs"] if r["backend"] == "cuda" and r["runs_here"]]
+    if rungs and (not wanted or entry["exercise"] in wanted):
+        print(entry["exercise"], ",".join(rungs))' "${exercises[@]}")
+  grep -E "^== |ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.log"
+fi
+
 "$ladder" devices >"$out/run.log" 2>&1
 for size in ${SIZES-workshop large}; do
   for memory in pageable pinned; do

@@ -30,6 +30,7 @@ class CudaLabelling final : public CudaRung {
     tiles_ = static_cast<unsigned>(tiles_across_) * static_cast<unsigned>((height_ + kTileHeight - 1) / kTileHeight);
     chunks_ = (n_ + kChunk - 1) / kChunk;
     d_image_ = DeviceBuffer<std::uint8_t>(image_.size());
+    d_forest_ = DeviceBuffer<std::int32_t>(labels_.size());
     d_labels_ = DeviceBuffer<std::int32_t>(labels_.size());
     d_root_bits_ = DeviceBuffer<unsigned>(std::size_t{chunks_} * (kChunk / 32));
     d_word_offsets_ = DeviceBuffer<int>(std::size_t{chunks_} * (kChunk / 32));
@@ -46,13 +47,13 @@ class CudaLabelling final : public CudaRung {
       label<4>();
     else
       label<8>();
-    count_roots<<<chunks_, kCountThreads, 0, stream()>>>(d_labels_.data(), n_, d_root_bits_.data(),
+    count_roots<<<chunks_, kCountThreads, 0, stream()>>>(d_forest_.data(), n_, d_root_bits_.data(),
                                                          d_word_offsets_.data(), d_chunk_offsets_.data());
     LADDER_CUDA_CHECK_LAUNCH();
     scan_chunk_counts<<<1, kCountThreads, 0, stream()>>>(d_chunk_offsets_.data(), chunks_);
     LADDER_CUDA_CHECK_LAUNCH();
     number_components<<<(n_ + kNumberThreads - 1) / kNumberThreads, kNumberThreads, 0, stream()>>>(
-        d_labels_.data(), n_, d_root_bits_.data(), d_word_offsets_.data(), d_chunk_offsets_.data());
+        d_forest_.data(), d_labels_.data(), n_, d_root_bits_.data(), d_word_offsets_.data(), d_chunk_offsets_.data());
     LADDER_CUDA_CHECK_LAUNCH();
   }
 
@@ -64,11 +65,11 @@ class CudaLabelling final : public CudaRung {
   template <int Connectivity>
   void label() {
     label_tiles<Connectivity><<<tiles_, dim3(kTileWidth, kTileWarps), 0, stream()>>>(d_image_.data(), height_, width_,
-                                                                                     tiles_across_, d_labels_.data());
+                                                                                     tiles_across_, d_forest_.data());
     LADDER_CUDA_CHECK_LAUNCH();
     if (tiles_ == 1) return;  // no borders to join
     merge_tile_borders<Connectivity>
-        <<<tiles_, kBorderThreads, 0, stream()>>>(d_image_.data(), height_, width_, tiles_across_, d_labels_.data());
+        <<<tiles_, kBorderThreads, 0, stream()>>>(d_image_.data(), height_, width_, tiles_across_, d_forest_.data());
     LADDER_CUDA_CHECK_LAUNCH();
   }
 
@@ -78,7 +79,8 @@ class CudaLabelling final : public CudaRung {
   int height_ = 0, width_ = 0, tiles_across_ = 1;
   unsigned n_ = 0, tiles_ = 1, chunks_ = 1;
   DeviceBuffer<std::uint8_t> d_image_;
-  DeviceBuffer<std::int32_t> d_labels_;
+  DeviceBuffer<std::int32_t> d_forest_;  // the union-find forest: parent[i], -1 for background
+  DeviceBuffer<std::int32_t> d_labels_;  // scipy's numbers
   DeviceBuffer<unsigned> d_root_bits_;
   DeviceBuffer<int> d_word_offsets_;
   DeviceBuffer<int> d_chunk_offsets_;  // the chunks' root counts, then (scanned) their offsets

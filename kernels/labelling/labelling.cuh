@@ -6,18 +6,23 @@
 //
 //   label_tiles          each block labels one 32×32 tile in shared memory
 //   merge_tile_borders   unites the pixels that touch across tile borders
-//   count_roots          flattens every tree; marks and counts the roots
+//   count_roots          marks and counts the roots
 //   scan_chunk_counts    one block: the exclusive prefix over the chunks
 //   number_components    label = 1 + the number of roots before my root
 //
-// A label is a pixel's linear index; labels[i] = -1 for background. A union
-// always hangs the larger root under the smaller (atomicMin), so the root
-// of a component ends up at its smallest index, the first pixel in raster
-// order, and the rank of that root among all roots is scipy's number.
+// The first two build a forest in parent[]: a pixel's linear index is its
+// label, parent[i] = -1 for background. A union always hangs the larger
+// root under the smaller (atomicMin), so the root of a component ends up
+// at its smallest index, the first pixel in raster order, and the rank of
+// that root among all roots is scipy's number. The last three only read
+// the forest and write the numbers into a separate labels[] array: with
+// nothing changing the forest any more, plain cached loads walk it.
 //
 // Which neighbours a pixel unites with is decided as in the serial rung's
 // tree (join_mask below), so most unions are never attempted.
 #include <cstddef>
+
+#include <cuda/atomic>
 
 constexpr int kTileWidth = 32;  // one warp per tile row: a ballot sees the whole row
 constexpr int kTileHeight = 32;
@@ -43,35 +48,51 @@ __device__ __forceinline__ unsigned join_mask(bool a, bool b, bool c, bool d) {
   return (a ? kJoinA : 0u) | (c ? kJoinC : 0u);
 }
 
+// While the forest is built, many threads change it at once, so every
+// access to it is atomic: cuda::atomic_ref with relaxed order (a thread
+// needs each value whole, not an order between values), which is
+// race-free by the memory model. Scope: the block for a tile's shared
+// memory, the device for parent[] in global memory.
+template <cuda::thread_scope Scope>
+__device__ __forceinline__ cuda::atomic_ref<int, Scope> element(int* parent, int i) {
+  return cuda::atomic_ref<int, Scope>(parent[i]);
+}
+
 // Root of i's tree, halving the path on the way (each visited label is
-// pointed at its grandparent): trees stay shallow while they grow.
-// `volatile`: other threads link roots while we walk. A halving store can
-// race with another thread's atomicMin on the same label; that thread sees
-// the value it replaced and carries on from it (unite), so no link is lost.
-__device__ __forceinline__ int find_root(volatile int* parent, int i) {
+// pointed at its grandparent), so that trees stay shallow while they
+// grow. Every link points to a smaller index (a union hangs the larger
+// root under the smaller; a pixel starts at its run's first pixel), so
+// the halving step is a fetch_min too: it never undoes a link another
+// thread made meanwhile, and the only stores to the forest are atomic
+// read-modify-writes, which compute-sanitizer's racecheck accepts (it
+// takes any other store that meets a load for a hazard, a relaxed
+// atomic_ref store included).
+template <cuda::thread_scope Scope>
+__device__ __forceinline__ int find_root(int* parent, int i) {
   while (true) {
-    const int p = parent[i];
+    const int p = element<Scope>(parent, i).load(cuda::memory_order_relaxed);
     if (p == i) return i;
-    const int grandparent = parent[p];
+    const int grandparent = element<Scope>(parent, p).load(cuda::memory_order_relaxed);
     if (grandparent == p) return p;
-    parent[i] = grandparent;
+    element<Scope>(parent, i).fetch_min(grandparent, cuda::memory_order_relaxed);
     i = grandparent;
   }
 }
 
-// Hangs the larger of the two roots under the smaller. atomicMin returns
+// Hangs the larger of the two roots under the smaller. fetch_min returns
 // what was there: if it was no longer a root (another thread linked it
 // meanwhile), carry on from where it now points.
-__device__ __forceinline__ void unite(volatile int* parent, int a, int b) {
+template <cuda::thread_scope Scope>
+__device__ __forceinline__ void unite(int* parent, int a, int b) {
   while (true) {
-    a = find_root(parent, a);
-    b = find_root(parent, b);
+    a = find_root<Scope>(parent, a);
+    b = find_root<Scope>(parent, b);
     if (a == b) return;
     if (a > b) {
       const int t = a;
       a = b, b = t;
     }
-    const int old = atomicMin(const_cast<int*>(parent + b), a);
+    const int old = element<Scope>(parent, b).fetch_min(a, cuda::memory_order_relaxed);
     if (old == b) return;
     b = old;
   }
@@ -82,11 +103,11 @@ __device__ __forceinline__ bool bit(unsigned bits, int lane) { return (bits >> l
 // One block per 32×32 tile (tiles numbered row by row, tiles_across per
 // row); warp w takes the tile's rows w, w + 8, w + 16, w + 24, so that each
 // thread has four loads in flight. The tile's pixels are labelled by
-// union-find in shared memory; each pixel leaves the global index of its
-// tile-local root (-1 for background).
+// union-find in shared memory; each pixel leaves in forest[] the global
+// index of its tile-local root (-1 for background).
 template <int Connectivity>
 __global__ void __launch_bounds__(kTileThreads) label_tiles(const unsigned char* __restrict__ image, int height,
-                                                            int width, int tiles_across, int* __restrict__ labels) {
+                                                            int width, int tiles_across, int* __restrict__ forest) {
   __shared__ int parent[kTileHeight * kTileWidth];
   __shared__ unsigned row_bits[kTileHeight];                            // bit l: pixel (row, l) is foreground
   __shared__ bool left_column[kTileHeight], right_column[kTileHeight];  // the pixels just outside the tile's sides
@@ -125,9 +146,9 @@ __global__ void __launch_bounds__(kTileThreads) label_tiles(const unsigned char*
     const bool c = lane < kTileWidth - 1 ? bit(up, lane + 1) : right_column[row - 1];
     const bool d = lane > 0 ? bit(self, lane - 1) : left_column[row];
     const unsigned join = join_mask<Connectivity>(a, b, c, d);
-    if ((join & kJoinA) && lane > 0) unite(parent, t, t - kTileWidth - 1);
-    if (join & kJoinB) unite(parent, t, t - kTileWidth);
-    if ((join & kJoinC) && lane < kTileWidth - 1) unite(parent, t, t - kTileWidth + 1);
+    if ((join & kJoinA) && lane > 0) unite<cuda::thread_scope_block>(parent, t, t - kTileWidth - 1);
+    if (join & kJoinB) unite<cuda::thread_scope_block>(parent, t, t - kTileWidth);
+    if ((join & kJoinC) && lane < kTileWidth - 1) unite<cuda::thread_scope_block>(parent, t, t - kTileWidth + 1);
   }
   __syncthreads();  // all unions done before the roots are read
 
@@ -135,8 +156,8 @@ __global__ void __launch_bounds__(kTileThreads) label_tiles(const unsigned char*
   for (int k = 0; k < kRowsPerWarp; ++k) {
     const int row = threadIdx.y + k * kTileWarps, y = y0 + row;
     if (x >= width || y >= height) continue;
-    const int root = fg[k] ? find_root(parent, row * kTileWidth + lane) : 0;
-    labels[std::size_t(y) * width + x] = fg[k] ? (y0 + root / kTileWidth) * width + x0 + root % kTileWidth : -1;
+    const int root = fg[k] ? find_root<cuda::thread_scope_block>(parent, row * kTileWidth + lane) : 0;
+    forest[std::size_t(y) * width + x] = fg[k] ? (y0 + root / kTileWidth) * width + x0 + root % kTileWidth : -1;
   }
 }
 
@@ -145,7 +166,7 @@ __global__ void __launch_bounds__(kTileThreads) label_tiles(const unsigned char*
 // unions of its join mask that reach outside the tile.
 template <int Connectivity>
 __global__ void __launch_bounds__(kBorderThreads)
-    merge_tile_borders(const unsigned char* __restrict__ image, int height, int width, int tiles_across, int* labels) {
+    merge_tile_borders(const unsigned char* __restrict__ image, int height, int width, int tiles_across, int* forest) {
   const int k = threadIdx.x;
   int lane, row;
   if (k < kTileWidth) {
@@ -167,10 +188,10 @@ __global__ void __launch_bounds__(kBorderThreads)
   const bool c = x + 1 < width && y > 0 && image[i - width + 1];
   const bool d = x > 0 && image[i - 1];
   const unsigned join = join_mask<Connectivity>(a, b, c, d);
-  if ((join & kJoinA) && (lane == 0 || row == 0)) unite(labels, i, i - width - 1);
-  if ((join & kJoinB) && row == 0) unite(labels, i, i - width);
-  if ((join & kJoinC) && (lane == kTileWidth - 1 || row == 0)) unite(labels, i, i - width + 1);
-  if ((join & kJoinD) && lane == 0) unite(labels, i, i - 1);
+  if ((join & kJoinA) && (lane == 0 || row == 0)) unite<cuda::thread_scope_device>(forest, i, i - width - 1);
+  if ((join & kJoinB) && row == 0) unite<cuda::thread_scope_device>(forest, i, i - width);
+  if ((join & kJoinC) && (lane == kTileWidth - 1 || row == 0)) unite<cuda::thread_scope_device>(forest, i, i - width + 1);
+  if ((join & kJoinD) && lane == 0) unite<cuda::thread_scope_device>(forest, i, i - 1);
 }
 
 // Exclusive prefix sum of the 32 lanes' values, and the total in *total.
@@ -187,36 +208,19 @@ __device__ __forceinline__ int warp_exclusive_sum(int value, int* total) {
 
 // One block per chunk of kChunk pixels, each thread four of them (one per
 // quarter of the chunk, so that a warp's 32 pixels are one 32-pixel word).
-// Points every pixel straight at its root: no unions happen any more, so
-// plain (cached) loads see a path to the true root, and the root found is
-// final. Then marks the roots: root_bits has one bit per pixel,
-// word_offsets the number of roots in the chunk before each word,
-// chunk_counts the chunk's total.
+// Marks the roots, the pixels that are their own parent: root_bits has one
+// bit per pixel, word_offsets the number of roots in the chunk before each
+// word, chunk_counts the chunk's total.
 __global__ void __launch_bounds__(kCountThreads)
-    count_roots(int* labels, unsigned n, unsigned* __restrict__ root_bits, int* __restrict__ word_offsets,
-                int* __restrict__ chunk_counts) {
+    count_roots(const int* __restrict__ forest, unsigned n, unsigned* __restrict__ root_bits,
+                int* __restrict__ word_offsets, int* __restrict__ chunk_counts) {
   constexpr int kPixelsPerThread = kChunk / kCountThreads, kWarps = kCountThreads / 32;
   __shared__ int word_counts[kChunk / 32];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  int parent[kPixelsPerThread];
 #pragma unroll
   for (int k = 0; k < kPixelsPerThread; ++k) {
     const unsigned i = blockIdx.x * kChunk + k * kCountThreads + threadIdx.x;
-    parent[k] = i < n ? labels[i] : -1;
-  }
-#pragma unroll
-  for (int k = 0; k < kPixelsPerThread; ++k) {
-    const unsigned i = blockIdx.x * kChunk + k * kCountThreads + threadIdx.x;
-    const int p = parent[k];
-    int root = p;
-    if (p >= 0) {
-      while (labels[root] != root) root = labels[root];
-      if (p != root) {
-        labels[i] = root;
-        if (labels[p] != root) labels[p] = root;  // the next pixels of this tile find the root in one step
-      }
-    }
-    const unsigned bits = __ballot_sync(0xFFFFFFFFu, p >= 0 && root == int(i));
+    const unsigned bits = __ballot_sync(0xFFFFFFFFu, i < n && forest[i] == int(i));
     if (lane == 0) {
       root_bits[i / 32] = bits;
       word_counts[k * kWarps + warp] = __popc(bits);
@@ -272,17 +276,20 @@ __global__ void __launch_bounds__(kCountThreads) scan_chunk_counts(int* counts, 
 }
 
 // labels[i] = 1 + the number of roots before i's root, or 0 for background.
-// Each thread reads only its own label (the root's index), so the labels
-// can be rewritten in place.
-__global__ void number_components(int* labels, unsigned n, const unsigned* __restrict__ root_bits,
-                                  const int* __restrict__ word_offsets, const int* __restrict__ chunk_offsets) {
+// Nothing changes the forest any more, so plain (cached) loads walk each
+// pixel to its root: one step to its tile's root, then the few links
+// that the border unions left.
+__global__ void number_components(const int* __restrict__ forest, int* __restrict__ labels, unsigned n,
+                                  const unsigned* __restrict__ root_bits, const int* __restrict__ word_offsets,
+                                  const int* __restrict__ chunk_offsets) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const int root = labels[i];
+  int root = forest[i];
   if (root < 0) {
     labels[i] = 0;
     return;
   }
+  for (int next; (next = forest[root]) != root;) root = next;
   const unsigned word = unsigned(root) / 32, below = (1u << (root % 32)) - 1u;
   labels[i] = 1 + chunk_offsets[unsigned(root) / kChunk] + word_offsets[word] + __popc(root_bits[word] & below);
 }

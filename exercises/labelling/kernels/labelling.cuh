@@ -5,16 +5,18 @@
 //
 //   label_tiles          each block labels one 32×32 tile in shared memory      (yours)
 //   merge_tile_borders   unites the pixels that touch across tile borders      (yours)
-//   count_roots          flattens every tree; marks and counts the roots       (given)
+//   count_roots          marks and counts the roots                            (given)
 //   scan_chunk_counts    one block: the exclusive prefix over the chunks       (given)
 //   number_components    label = 1 + the number of roots before my root        (given)
 //
-// A label is a pixel's linear index; labels[i] = -1 for background. After
-// your two kernels, labels[] is a forest: following labels[i], labels[labels[i]],
+// A label is a pixel's linear index; forest[i] = -1 for background. After
+// your two kernels, forest[] is a forest: following forest[i], forest[forest[i]],
 // ... from a foreground pixel leads to its component's root r, with
-// labels[r] = r, and r is the component's smallest index (its first pixel in
+// forest[r] = r, and r is the component's smallest index (its first pixel in
 // raster order). The given kernels turn that into scipy's numbering.
 #include <cstddef>
+
+#include <cuda/atomic>
 
 namespace {  // internal: the solution's kernels of the same names are linked into ladder too
 
@@ -42,49 +44,67 @@ __device__ __forceinline__ unsigned join_mask(bool a, bool b, bool c, bool d) {
   return (a ? kJoinA : 0u) | (c ? kJoinC : 0u);
 }
 
+// While the forest is built, many threads change it at once, so every
+// access to it is atomic: cuda::atomic_ref with relaxed order (a thread
+// needs each value whole, not an order between values), which is
+// race-free by the memory model. Scope: the block for a tile's shared
+// memory, the device for parent[] in global memory.
+template <cuda::thread_scope Scope>
+__device__ __forceinline__ cuda::atomic_ref<int, Scope> element(int* parent, int i) {
+  return cuda::atomic_ref<int, Scope>(parent[i]);
+}
+
 // Root of i's tree, halving the path on the way (each visited label is
-// pointed at its grandparent): trees stay shallow while they grow.
-// `volatile`: other threads link roots while we walk. A halving store can
-// race with another thread's atomicMin on the same label; that thread sees
-// the value it replaced and carries on from it (unite), so no link is lost.
-__device__ __forceinline__ int find_root(volatile int* parent, int i) {
+// pointed at its grandparent), so that trees stay shallow while they
+// grow. Every link points to a smaller index (a union hangs the larger
+// root under the smaller; a pixel starts at its run's first pixel), so
+// the halving step is a fetch_min too: it never undoes a link another
+// thread made meanwhile, and the only stores to the forest are atomic
+// read-modify-writes, which compute-sanitizer's racecheck accepts (it
+// takes any other store that meets a load for a hazard, a relaxed
+// atomic_ref store included).
+template <cuda::thread_scope Scope>
+__device__ __forceinline__ int find_root(int* parent, int i) {
   while (true) {
-    const int p = parent[i];
+    const int p = element<Scope>(parent, i).load(cuda::memory_order_relaxed);
     if (p == i) return i;
-    const int grandparent = parent[p];
+    const int grandparent = element<Scope>(parent, p).load(cuda::memory_order_relaxed);
     if (grandparent == p) return p;
-    parent[i] = grandparent;
+    element<Scope>(parent, i).fetch_min(grandparent, cuda::memory_order_relaxed);
     i = grandparent;
   }
 }
 
 // TODO: hang the larger of the two roots of a and b under the smaller, in
 // a parent array that other threads change at the same time. Which atomic
-// makes "link b's root under a" safe, and what if b's root stopped being a
-// root between your find_root and your write?
-__device__ __forceinline__ void unite(volatile int* parent, int a, int b) {}
+// operation of element<Scope>(parent, b) makes "link b's root under a"
+// safe, and what if b's root stopped being a root between your find_root
+// and your write? (label_tiles passes cuda::thread_scope_block,
+// merge_tile_borders cuda::thread_scope_device.)
+template <cuda::thread_scope Scope>
+__device__ __forceinline__ void unite(int* parent, int a, int b) {}
 
 // One block of kTileWidth × kTileWarps threads per 32×32 tile (tiles
 // numbered row by row, tiles_across per row); thread (x, y) of the block
 // takes the tile's column x, rows y, y + 8, y + 16, y + 24. Leaves in
-// labels[i], for each pixel i of the tile, -1 for background or the global
+// forest[i], for each pixel i of the tile, -1 for background or the global
 // index of its root within the tile (the tile's union-find, in shared
 // memory: the tile as if nothing lay outside it).
 template <int Connectivity>
 __global__ void __launch_bounds__(kTileThreads) label_tiles(const unsigned char* __restrict__ image, int height,
-                                                            int width, int tiles_across, int* __restrict__ labels) {
+                                                            int width, int tiles_across, int* __restrict__ forest) {
   // TODO: parent[] in __shared__ memory, every pixel its own root; unite
   // each foreground pixel with the neighbours of its join_mask that lie
   // inside the tile; then each pixel's root, as a global index.
 }
 
-// One block of kBorderThreads threads per tile: unites, in labels[] (global
+// One block of kBorderThreads threads per tile: unites, in forest[] (global
 // memory), each pixel on the tile's top row and left column (and right
 // column, for 8) with the neighbours of its join_mask that lie outside the
 // tile. Launched only when there is more than one tile.
 template <int Connectivity>
 __global__ void __launch_bounds__(kBorderThreads)
-    merge_tile_borders(const unsigned char* __restrict__ image, int height, int width, int tiles_across, int* labels) {
+    merge_tile_borders(const unsigned char* __restrict__ image, int height, int width, int tiles_across, int* forest) {
   // TODO: which thread takes which border pixel? Which unions reach
   // outside the tile?
 }
@@ -103,36 +123,19 @@ __device__ __forceinline__ int warp_exclusive_sum(int value, int* total) {
 
 // One block per chunk of kChunk pixels, each thread four of them (one per
 // quarter of the chunk, so that a warp's 32 pixels are one 32-pixel word).
-// Points every pixel straight at its root: no unions happen any more, so
-// plain (cached) loads see a path to the true root, and the root found is
-// final. Then marks the roots: root_bits has one bit per pixel,
-// word_offsets the number of roots in the chunk before each word,
-// chunk_counts the chunk's total.
+// Marks the roots, the pixels that are their own parent: root_bits has one
+// bit per pixel, word_offsets the number of roots in the chunk before each
+// word, chunk_counts the chunk's total.
 __global__ void __launch_bounds__(kCountThreads)
-    count_roots(int* labels, unsigned n, unsigned* __restrict__ root_bits, int* __restrict__ word_offsets,
-                int* __restrict__ chunk_counts) {
+    count_roots(const int* __restrict__ forest, unsigned n, unsigned* __restrict__ root_bits,
+                int* __restrict__ word_offsets, int* __restrict__ chunk_counts) {
   constexpr int kPixelsPerThread = kChunk / kCountThreads, kWarps = kCountThreads / 32;
   __shared__ int word_counts[kChunk / 32];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  int parent[kPixelsPerThread];
 #pragma unroll
   for (int k = 0; k < kPixelsPerThread; ++k) {
     const unsigned i = blockIdx.x * kChunk + k * kCountThreads + threadIdx.x;
-    parent[k] = i < n ? labels[i] : -1;
-  }
-#pragma unroll
-  for (int k = 0; k < kPixelsPerThread; ++k) {
-    const unsigned i = blockIdx.x * kChunk + k * kCountThreads + threadIdx.x;
-    const int p = parent[k];
-    int root = p;
-    if (p >= 0) {
-      while (labels[root] != root) root = labels[root];
-      if (p != root) {
-        labels[i] = root;
-        if (labels[p] != root) labels[p] = root;  // the next pixels of this tile find the root in one step
-      }
-    }
-    const unsigned bits = __ballot_sync(0xFFFFFFFFu, p >= 0 && root == int(i));
+    const unsigned bits = __ballot_sync(0xFFFFFFFFu, i < n && forest[i] == int(i));
     if (lane == 0) {
       root_bits[i / 32] = bits;
       word_counts[k * kWarps + warp] = __popc(bits);
@@ -188,17 +191,20 @@ __global__ void __launch_bounds__(kCountThreads) scan_chunk_counts(int* counts, 
 }
 
 // labels[i] = 1 + the number of roots before i's root, or 0 for background.
-// Each thread reads only its own label (the root's index), so the labels
-// can be rewritten in place.
-__global__ void number_components(int* labels, unsigned n, const unsigned* __restrict__ root_bits,
-                                  const int* __restrict__ word_offsets, const int* __restrict__ chunk_offsets) {
+// Nothing changes the forest any more, so plain (cached) loads walk each
+// pixel to its root: one step to its tile's root, then the few links
+// that the border unions left.
+__global__ void number_components(const int* __restrict__ forest, int* __restrict__ labels, unsigned n,
+                                  const unsigned* __restrict__ root_bits, const int* __restrict__ word_offsets,
+                                  const int* __restrict__ chunk_offsets) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const int root = labels[i];
+  int root = forest[i];
   if (root < 0) {
     labels[i] = 0;
     return;
   }
+  for (int next; (next = forest[root]) != root;) root = next;
   const unsigned word = unsigned(root) / 32, below = (1u << (root % 32)) - 1u;
   labels[i] = 1 + chunk_offsets[unsigned(root) / kChunk] + word_offsets[word] + __popc(root_bits[word] & below);
 }
