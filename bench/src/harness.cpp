@@ -387,9 +387,12 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
       // buffers at a rate that varies with the host (7.0 and 9.1 GB/s host to
       // device on two H100 machines of one kind), so a rung could beat a
       // "ceiling" measured on them; against the link, a pageable rung shows
-      // how much of the link its copies leave unused.
+      // how much of the link its copies leave unused. The link is full
+      // duplex, so the bound is the slower direction alone: a rung that
+      // overlaps its uploads and downloads on streams can approach it, one
+      // that copies in, computes, then copies out cannot.
       const double up = device->host_to_device_pinned, down = device->device_to_host_pinned;
-      if (up > 0 && down > 0) transfer_bound = work.bytes_in / up + work.bytes_out / down;
+      if (up > 0 && down > 0) transfer_bound = std::max(work.bytes_in / up, work.bytes_out / down);
     }
   }
   nlohmann::json fraction = {{"ceiling", ceiling_name}, {"ceiling_bytes_per_s", ceiling}};
