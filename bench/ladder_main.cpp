@@ -24,6 +24,7 @@
 #include "ladder/harness.hpp"
 #include "ladder/memory.hpp"
 #include "ladder/npy.hpp"
+#include "ladder/suggest.hpp"
 
 namespace ladder {
 namespace {
@@ -118,7 +119,9 @@ Arguments parse(int argc, char** argv) {
   if (args.command == "--help" || args.command == "-h" || args.command == "help") return args;
   auto allowed = kCommandOptions.find(args.command);
   if (allowed == kCommandOptions.end())
-    throw UsageError("unknown command '" + args.command + "' (accepted: list, devices, run, check, solve, generate, report, compare, reproduce)");
+    throw UsageError("unknown command '" + args.command + "'" +
+                     did_you_mean(args.command, {"list", "devices", "run", "check", "solve", "generate", "report", "compare", "reproduce"}) +
+                     " (accepted: list, devices, run, check, solve, generate, report, compare, reproduce)");
   for (int i = 2; i < argc; ++i) {
     std::string word = argv[i];
     if (word.rfind("--", 0) != 0) {
@@ -136,9 +139,10 @@ Arguments parse(int argc, char** argv) {
     bool device_option = word == "--cuda-device" || word == "--opencl-device";
     if (!allowed->second.count(word) && !device_option && word != "--help") {
       std::string accepted;
-      for (const auto& name : allowed->second) accepted += " " + name;
-      throw UsageError("unknown option " + word + " for `ladder " + args.command + "` (accepted:" + accepted +
-                       " --cuda-device --opencl-device)");
+      std::vector<std::string> names = {"--cuda-device", "--opencl-device"};
+      for (const auto& name : allowed->second) accepted += " " + name, names.push_back(name);
+      throw UsageError("unknown option " + word + " for `ladder " + args.command + "`" + did_you_mean(word, names) +
+                       " (accepted:" + accepted + " --cuda-device --opencl-device)");
     }
     args.options[word].push_back(value);
   }
@@ -206,7 +210,8 @@ std::vector<std::string> chosen_rungs(const Problem& problem, const std::string&
     if (std::find(ladder.begin(), ladder.end(), rung) == ladder.end()) {
       std::string accepted;
       for (const auto& name : ladder) accepted += (accepted.empty() ? "" : ", ") + name;
-      throw UsageError("unknown rung '" + rung + "' for " + problem.name() + " (accepted: " + accepted + ")");
+      throw UsageError("unknown rung '" + rung + "' for " + problem.name() + did_you_mean(rung, ladder) +
+                       " (accepted: " + accepted + ")");
     }
   }
   return rungs;

@@ -131,7 +131,23 @@ TEST_F(CliTest, UnknownCommandExerciseRungAndOption) {
   expect_refused("run no_such_exercise", "unknown exercise 'no_such_exercise' (accepted: ");
   expect_refused("run vector_add --variants serial,quantum", "unknown rung 'quantum' for vector_add (accepted: naive");
   expect_refused("run vector_add --fast", "unknown option --fast");
-  expect_refused("run vector_add --size gigantic", "unknown size 'gigantic' for vector_add (accepted: tiny, workshop, large)");
+  expect_refused("run vector_add --size gigantic", "unknown size 'gigantic' (accepted: tiny, workshop, large)");
+  // With no exercise named, the message names none either.
+  expect_refused("run --size gigantic", "unknown size 'gigantic' (accepted: tiny, workshop, large)");
+}
+
+// A typo is refused with the nearest accepted word; a word far from all of
+// them gets no guess.
+TEST_F(CliTest, TyposGetADidYouMean) {
+  expect_refused("rnu vector_add", "unknown command 'rnu'; did you mean 'run'? (accepted: ");
+  expect_refused("run vectoradd", "unknown exercise 'vectoradd'; did you mean 'vector_add'? (accepted: ");
+  expect_refused("run vector_add --variants seral", "unknown rung 'seral' for vector_add; did you mean 'serial'? (accepted: ");
+  expect_refused("run vector_add --size workshp", "unknown size 'workshp'; did you mean 'workshop'? (accepted: ");
+  expect_refused("run vector_add --repetition 3", "unknown option --repetition for `ladder run`; did you mean '--repetitions'?");
+  expect_refused("run labelling --param conectivity=8", "unknown parameter 'conectivity' for labelling; did you mean 'connectivity'?");
+  Outcome far = ladder("run quantum_chromodynamics");
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_EQ(far.output.find("did you mean"), std::string::npos) << far.output;
 }
 
 TEST_F(CliTest, ParametersOutOfRangeOrUnknown) {
@@ -295,6 +311,7 @@ TEST_F(CliTest, SolveOnACudaRungWithoutAGpuSaysSoAndWritesNothing) {
   // Built with CUDA but no GPU: a device error (3); built without CUDA: a usage error (2).
   if (outcome.exit_code == 3) {
     EXPECT_NE(outcome.output.find("rung cuda cannot run here"), std::string::npos) << outcome.output;
+    EXPECT_NE(outcome.output.find("no NVIDIA GPU or driver on this machine"), std::string::npos) << outcome.output;
   } else {
     EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
     EXPECT_NE(outcome.output.find("rung cuda of vector_add is not built in this build"), std::string::npos);

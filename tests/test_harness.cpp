@@ -154,7 +154,7 @@ TEST(ParamsTest, RefusesUnknownOutOfRangeAndMalformedValues) {
     }
     return "accepted";
   };
-  EXPECT_NE(message({{"m", "5"}}).find("unknown parameter 'm' for vector_add (accepted: n)"), std::string::npos);
+  EXPECT_NE(message({{"m", "5"}}).find("unknown parameter 'm' for vector_add; did you mean 'n'? (accepted: n)"), std::string::npos);
   EXPECT_NE(message({{"n", "0"}}).find("out of range"), std::string::npos);
   EXPECT_NE(message({{"n", "2.5"}}).find("must be an integer"), std::string::npos);
   EXPECT_NE(message({{"n", "ten"}}).find("not a number"), std::string::npos);

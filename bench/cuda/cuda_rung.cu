@@ -20,11 +20,15 @@ int device_count(std::string& why_none) {
   int count = 0;
   cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
-    why_none = std::string("no CUDA device (") + cudaGetErrorName(status) + ": " + cudaGetErrorString(status) + ")";
+    // No driver, or a driver that sees no GPU: the usual case on a machine
+    // without an NVIDIA GPU, said as a person would (CUDA's words in brackets).
+    const bool no_gpu = status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice;
+    why_none = no_gpu ? std::string("no NVIDIA GPU or driver on this machine (CUDA: ") + cudaGetErrorName(status) + ")"
+                      : std::string("no CUDA device (") + cudaGetErrorName(status) + ": " + cudaGetErrorString(status) + ")";
     cudaGetLastError();
     return 0;
   }
-  if (count == 0) why_none = "no CUDA device";
+  if (count == 0) why_none = "no NVIDIA GPU or driver on this machine";
   return count;
 }
 

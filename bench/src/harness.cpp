@@ -19,6 +19,7 @@
 
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
+#include "ladder/suggest.hpp"
 
 namespace ladder {
 namespace {
@@ -414,7 +415,8 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
     if (std::find(ladder.begin(), ladder.end(), rung) == ladder.end()) {
       std::string accepted;
       for (const auto& name : ladder) accepted += (accepted.empty() ? "" : ", ") + name;
-      throw UsageError("unknown rung '" + rung + "' for " + problem->name() + " (accepted: " + accepted + ")");
+      throw UsageError("unknown rung '" + rung + "' for " + problem->name() + did_you_mean(rung, ladder) +
+                       " (accepted: " + accepted + ")");
     }
   }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ladder/error.hpp"
+#include "ladder/suggest.hpp"
 
 namespace ladder {
 namespace {
@@ -51,8 +52,9 @@ void Params::validate(const std::vector<ParamSpec>& specs, const std::string& ex
       if (candidate.name == name) spec = &candidate;
     if (spec == nullptr) {
       std::string accepted;
-      for (const auto& candidate : specs) accepted += (accepted.empty() ? "" : ", ") + candidate.name;
-      throw UsageError("unknown parameter '" + name + "' for " + exercise + " (accepted: " +
+      std::vector<std::string> names;
+      for (const auto& candidate : specs) accepted += (accepted.empty() ? "" : ", ") + candidate.name, names.push_back(candidate.name);
+      throw UsageError("unknown parameter '" + name + "' for " + exercise + did_you_mean(name, names) + " (accepted: " +
                        (accepted.empty() ? "none" : accepted) + ")");
     }
     if (!spec->choices.empty()) {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ladder/error.hpp"
+#include "ladder/suggest.hpp"
 #include "ladder/npy.hpp"
 
 namespace ladder {
@@ -30,11 +31,14 @@ Params Problem::resolve(const std::string& size, const Params& overrides) const 
   const auto presets = sizes();
   const SizePreset* preset = nullptr;
   std::string accepted;
+  std::vector<std::string> names;
   for (const auto& candidate : presets) {
     if (candidate.name == size) preset = &candidate;
     accepted += (accepted.empty() ? "" : ", ") + candidate.name;
+    names.push_back(candidate.name);
   }
-  if (preset == nullptr) throw UsageError("unknown size '" + size + "' for " + name() + " (accepted: " + accepted + ")");
+  if (preset == nullptr)
+    throw UsageError("unknown size '" + size + "'" + did_you_mean(size, names) + " (accepted: " + accepted + ")");
   Params params(preset->values);
   for (const auto& [key, value] : overrides.values()) params.set(key, value);
   params.validate(this->params(), name());

@@ -4,6 +4,7 @@
 
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
+#include "ladder/suggest.hpp"
 
 namespace ladder {
 namespace {
@@ -60,7 +61,8 @@ std::unique_ptr<Problem> make_problem(const std::string& exercise) {
   }
   std::string accepted;
   for (const auto& name : exercise_names()) accepted += (accepted.empty() ? "" : ", ") + name;
-  throw UsageError("unknown exercise '" + exercise + "' (accepted: " + accepted + ")");
+  throw UsageError("unknown exercise '" + exercise + "'" + did_you_mean(exercise, exercise_names()) + " (accepted: " +
+                   accepted + ")");
 }
 
 const RungEntry* find_rung(const std::string& exercise, const std::string& rung, const std::string& track) {
