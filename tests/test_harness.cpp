@@ -116,6 +116,25 @@ TEST(MeasureTest, ASteadyFigureStopsAfterItsFirstBatch) {
   EXPECT_NEAR(gb_runs[0]["manual_time_s"].get<double>(), 1e-3, 1e-9);
 }
 
+// A long figure is never silent: with progress_every at 0 every repetition
+// after the pilot prints one line, naming the figure and what is left.
+TEST(MeasureTest, ALongFigurePrintsProgress) {
+  TimingPolicy policy;
+  policy.min_time = 0.01;  // 10 repetitions of 1 ms
+  policy.progress_every = 0;
+  nlohmann::json gb_runs = nlohmann::json::array();
+  std::ostringstream progress;
+  measure("vector_add/naive/compute", policy, [] { return 1e-3; }, gb_runs, &progress);
+  const std::string text = progress.str();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 10) << text;
+  EXPECT_NE(text.find("vector_add/naive/compute: repetition 1 of 10, about 1 s left in this batch"), std::string::npos) << text;
+  EXPECT_NE(text.find("repetition 10 of 10, about 0 s left"), std::string::npos) << text;
+  std::ostringstream quiet;
+  policy.progress_every = 1e9;
+  measure("vector_add/naive/compute", policy, [] { return 1e-3; }, gb_runs, &quiet);
+  EXPECT_TRUE(quiet.str().empty()) << quiet.str();
+}
+
 TEST(MeasureTest, ANoisyFigureGetsUpToFourBatches) {
   TimingPolicy policy;
   policy.min_time = 0.01;

@@ -30,6 +30,10 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// When the run last printed a line: a figure that keeps it silent for
+// TimingPolicy::progress_every seconds prints one (a slow naive rung takes minutes).
+Clock::time_point last_output = Clock::now();
+
 nlohmann::json to_json(const Statistics& s) {
   return {{"median_s", s.median}, {"min_s", s.min},   {"max_s", s.max},
           {"mean_s", s.mean},     {"cv", s.cv},       {"median_interval", s.median_interval},
@@ -87,6 +91,7 @@ void run_batch(const std::string& name, long repetitions, const std::function<do
 
 // One row of the table printed as the run goes.
 void print_row(std::ostream& out, const nlohmann::json& row) {
+  last_output = Clock::now();
   out << "  " << std::left << std::setw(16) << row["rung"].get<std::string>() << std::setw(9)
       << row["status"].get<std::string>();
   if (row["status"] != "ok") {
@@ -144,10 +149,25 @@ Statistics summarise(std::vector<double> samples) {
   return s;
 }
 
-Statistics measure(const std::string& name, const TimingPolicy& policy, const std::function<double()>& sample,
-                   nlohmann::json& gb_runs) {
+Statistics measure(const std::string& name, const TimingPolicy& policy, const std::function<double()>& sample_once,
+                   nlohmann::json& gb_runs, std::ostream* progress) {
+  // Each repetition, and a progress line where the run has been silent too long.
+  long planned = 0, done = 0;  // repetitions in the batches begun so far, and those run
+  double pilot = 0;
+  auto sample = [&] {
+    const double seconds = sample_once();
+    if (planned == 0) return seconds;  // the pilot
+    ++done;
+    if (progress != nullptr && seconds_since(last_output) >= policy.progress_every) {
+      *progress << "    ... " << name << ": repetition " << done << " of " << planned << ", about "
+                << static_cast<long>(std::ceil(static_cast<double>(planned - done) * pilot)) << " s left in this batch\n"
+                << std::flush;
+      last_output = Clock::now();
+    }
+    return seconds;
+  };
   // A pilot repetition, not kept, sizes the first batch.
-  const double pilot = std::max(sample(), 1e-9);
+  pilot = std::max(sample(), 1e-9);
   long batch = static_cast<long>(std::ceil(policy.min_time / pilot));
   batch = std::clamp<long>(batch, policy.min_repetitions, policy.max_repetitions);
   // Two figures (compute, transfer) share the rung's budget; never fewer than 3 samples.
@@ -158,6 +178,7 @@ Statistics measure(const std::string& name, const TimingPolicy& policy, const st
   double spent = 0;  // timed seconds so far: the sum of the samples
   for (int batches = 1;; ++batches) {
     const std::size_t before = samples.size();
+    planned += batch;
     run_batch(name, batch, sample, samples, gb_runs);
     spent += std::accumulate(samples.begin() + static_cast<std::ptrdiff_t>(before), samples.end(), 0.0);
     const bool steady = summarise(samples).median_interval <= policy.noise_target;
@@ -336,7 +357,7 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
     compute = measure(label + "/compute", policy_, [&] {
       if (!options_.warm) rung->evict_caches();
       return rung->timed_compute();
-    }, gb_runs);
+    }, gb_runs, &progress_);
     std::vector<double> uploads, downloads;
     transfer = measure(label + "/transfer", policy_, [&] {
       if (!options_.warm) rung->evict_caches();
@@ -353,7 +374,7 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
       uploads.push_back(up);
       downloads.push_back(seconds_since(before_download));
       return seconds_since(start);
-    }, gb_runs);
+    }, gb_runs, &progress_);
     // The pilot repetition is not a sample: drop its parts too.
     uploads.erase(uploads.begin());
     downloads.erase(downloads.begin());

@@ -46,13 +46,17 @@ struct TimingPolicy {
   // Seconds one rung may take in all: a rung predicted to need more for one
   // compute is skipped; a slow one gets fewer repetitions (at least 3).
   double time_budget = 60;
+  // A progress line once the run has printed nothing for this many seconds.
+  double progress_every = 10;
 };
 
 // Times one figure: `sample` runs one repetition and returns its seconds.
 // Google Benchmark runs the repetitions, a batch at a time, under the
-// policy above; `gb_runs` collects its records of each batch.
+// policy above; `gb_runs` collects its records of each batch. Where the
+// run has printed nothing for policy.progress_every seconds, a progress
+// line goes to `progress`.
 Statistics measure(const std::string& name, const TimingPolicy& policy, const std::function<double()>& sample,
-                   nlohmann::json& gb_runs);
+                   nlohmann::json& gb_runs, std::ostream* progress = nullptr);
 
 // Host memory bandwidth as STREAM measures it: every thread, first touch,
 // arrays far larger than the caches, the best of 9 timed passes of each of
