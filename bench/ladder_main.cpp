@@ -403,12 +403,27 @@ int command_run(const Arguments& args, const std::string& line) {
     ceilings.host_measurement = measure_host_bandwidth();
     ceilings.host_bytes_per_s = ceilings.host_measurement.bytes_per_s;
   }
+  // The ceilings the "ceiling" column divides by, printed (the task sheets ask for them).
+  auto gigabytes = [](double bytes_per_s) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(1) << bytes_per_s / 1e9 << " GB/s";
+    return text.str();
+  };
+  std::cerr << "  host memory bandwidth: " << gigabytes(ceilings.host_bytes_per_s)
+            << (ceilings.host_measurement.kernel.empty() ? " (given)" : " (" + ceilings.host_measurement.kernel + ")")
+            << '\n';
   auto device_ceilings = [&](Backend backend, auto measure) -> std::optional<DeviceCeilings> {
     if (!backends.count(backend) || !backend_availability(backend, options).available) return std::nullopt;
     std::cerr << "measuring " << backend_name(backend) << " device bandwidth...\n";
     DeviceCeilings measured = measure(options);
     if (args.flag("--device-bandwidth"))
       measured.copy_bytes_per_s = parse_positive("--device-bandwidth", args.value("--device-bandwidth")) * 1e9;
+    std::cerr << "  " << backend_name(backend) << " device copy bandwidth: "
+              << (measured.copy_bytes_per_s > 0 ? gigabytes(measured.copy_bytes_per_s) : "not measured");
+    if (measured.host_to_device_pinned > 0)
+      std::cerr << "; PCIe (pinned) " << gigabytes(measured.host_to_device_pinned) << " up, "
+                << gigabytes(measured.device_to_host_pinned) << " down";
+    std::cerr << '\n';
     return measured;
   };
   ceilings.cuda = device_ceilings(Backend::cuda, measure_cuda_ceilings);
@@ -493,7 +508,11 @@ int command_check(const Arguments& args) {
       ++no_skeleton;
       continue;
     }
-    Availability availability = entry ? backend_availability(entry->backend, options)
+    // Without an entry: the backend is not built here (say so, as `ladder list`
+    // does), or the exercise has no skeleton for this rung.
+    const Availability backend_here = backend_availability(entry ? entry->backend : backend_of(rung), options);
+    Availability availability = entry ? backend_here
+                                : !backend_here.available  ? backend_here
                                 : track == kExercisesTrack ? Availability{false, "no skeleton for it in exercises/"}
                                                            : Availability{false, "not built in this build"};
     if (!availability.available) {

@@ -150,6 +150,20 @@ TEST_F(CliTest, TyposGetADidYouMean) {
   EXPECT_EQ(far.output.find("did you mean"), std::string::npos) << far.output;
 }
 
+// Why a rung did not run, as a person would read it: a CUDA rung in a
+// build without CUDA or a machine without a GPU is not "no skeleton"; a
+// not-implemented status does not run into its reason; the run prints the
+// ceilings its "ceiling" column divides by.
+TEST_F(CliTest, CheckAndRunSayWhyARungDidNotRun) {
+  Outcome check = ladder("check vector_add --track exercises --variants serial,cuda --size tiny");
+  EXPECT_NE(check.output.find("  cuda "), std::string::npos) << check.output;
+  EXPECT_EQ(check.output.find("no skeleton for it in exercises/"), std::string::npos) << check.output;
+  Outcome run = ladder("run vector_add --track exercises --size tiny --variants serial --min-time 0.001 --out r.json");
+  EXPECT_NE(run.output.find("not_implemented serial: "), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("host memory bandwidth: "), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(" GB/s"), std::string::npos) << run.output;
+}
+
 TEST_F(CliTest, ParametersOutOfRangeOrUnknown) {
   expect_refused("run vector_add --param n=0", "parameter n=0 is out of range for vector_add (accepted: 1 to");
   expect_refused("run vector_add --param width=3", "unknown parameter 'width' for vector_add (accepted: n)");

@@ -95,6 +95,8 @@ void print_row(std::ostream& out, const nlohmann::json& row) {
   out << "  " << std::left << std::setw(16) << row["rung"].get<std::string>() << std::setw(9)
       << row["status"].get<std::string>();
   if (row["status"] != "ok") {
+    // "not_implemented" is wider than the column: a space keeps it apart from the reason.
+    if (row["status"].get<std::string>().size() >= 9) out << ' ';
     out << row.value("reason", std::string()) << '\n' << std::flush;
     return;
   }
