@@ -99,6 +99,8 @@ const std::set<std::string> kValueOptions = {"--variants",  "--variant",        
                                              "--output",    "--track",          "--min-time",       "--repetitions",
                                              "--cuda-device", "--opencl-device", "--host-bandwidth", "--device-bandwidth",
                                              "--sweep", "--device-floor", "--host-floor", "--time-budget", "--replicates"};
+const std::vector<std::string> kCommands = {"list",   "devices", "run",     "check",    "solve",
+                                           "generate", "report", "compare", "reproduce"};
 const std::map<std::string, std::set<std::string>> kCommandOptions = {
     {"list", {"--json"}},
     {"devices", {"--json"}},
@@ -118,10 +120,12 @@ Arguments parse(int argc, char** argv) {
   args.command = argv[1];
   if (args.command == "--help" || args.command == "-h" || args.command == "help") return args;
   auto allowed = kCommandOptions.find(args.command);
-  if (allowed == kCommandOptions.end())
-    throw UsageError("unknown command '" + args.command + "'" +
-                     did_you_mean(args.command, {"list", "devices", "run", "check", "solve", "generate", "report", "compare", "reproduce"}) +
-                     " (accepted: list, devices, run, check, solve, generate, report, compare, reproduce)");
+  if (allowed == kCommandOptions.end()) {
+    std::string accepted;
+    for (const auto& name : kCommands) accepted += (accepted.empty() ? "" : ", ") + name;
+    throw UsageError("unknown command '" + args.command + "'" + did_you_mean(args.command, kCommands) + " (accepted: " +
+                     accepted + ")");
+  }
   for (int i = 2; i < argc; ++i) {
     std::string word = argv[i];
     if (word.rfind("--", 0) != 0) {
@@ -206,14 +210,7 @@ std::vector<std::string> chosen_rungs(const Problem& problem, const std::string&
   auto ladder = problem.rungs();
   if (requested.empty()) return ladder;
   auto rungs = split_list(requested);
-  for (const auto& rung : rungs) {
-    if (std::find(ladder.begin(), ladder.end(), rung) == ladder.end()) {
-      std::string accepted;
-      for (const auto& name : ladder) accepted += (accepted.empty() ? "" : ", ") + name;
-      throw UsageError("unknown rung '" + rung + "' for " + problem.name() + did_you_mean(rung, ladder) +
-                       " (accepted: " + accepted + ")");
-    }
-  }
+  refuse_unknown_rungs(problem, rungs);
   return rungs;
 }
 

@@ -195,6 +195,7 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
             except (KeyError, TypeError, ZeroDivisionError) as error:
                 fail(f"malformed timings for {name} {figure} ({type(error).__name__}: {error})")
             time_a, time_b = central(a["timings"][figure])[0], central(b["timings"][figure])[0]
+            shown = verdict  # the verdict as printed, with any note
             if verdict in ("same", "within noise"):
                 tally[kind][verdict] += 1
             elif verdict == "as the machine":
@@ -204,15 +205,15 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
                 reason = ""
                 if (kind == "host" and all(n is not None for n in noise) and math.isfinite(ratio)
                         and abs(ratio - 1) <= host_floor + noise[0] + noise[1]):
-                    verdict += ", within the machines' own noise"
+                    shown = verdict + ", within the machines' own noise"
                     reason = (f"; within the machines' own noise: the probe varied by {noise[0] * 100:.0f} %"
                               f" in A, {noise[1] * 100:.0f} % in B")
-                tally[kind]["differ"].append(f"{key[0]}/{key[-1]} {figure} {ratio:.2f}x {verdict.split(',')[0]}"
+                tally[kind]["differ"].append(f"{key[0]}/{key[-1]} {figure} {ratio:.2f}x {verdict}"
                                              f" (allowed {allowance * 100:.0f} %{reason})")
             if figure == "compute" and math.isfinite(ratio):
                 ratios.append(ratio)
             print(f"{name:52} {figure:9} {kind:7} {time_a:11.4g} {time_b:11.4g} {ratio:7.3f} {allowance * 100:7.1f}%"
-                  f"  {verdict}", file=out)
+                  f"  {shown}", file=out)
 
     print("", file=out)
     for kind, floor in (("device", device_floor), ("host", host_floor)):

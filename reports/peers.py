@@ -17,7 +17,6 @@ before each repetition as the suite does.
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys

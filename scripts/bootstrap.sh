@@ -48,7 +48,7 @@ else
 fi
 
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
-  if nvidia-smi -L >/dev/null 2>&1 || [ "${LADDER_CUDA:-}" = ON ] || [ "${LADDER_CUDA:-}" = AUTO ]; then
+  if [ "$("$(dirname "$0")/cuda_option.sh")" != OFF ]; then
     echo "bootstrap: CUDA toolkit found: the CUDA rungs will be built"
   else
     echo "bootstrap: CUDA toolkit found, but no NVIDIA GPU: the CUDA rungs are left out of the build (LADDER_CUDA=ON to build them)"

@@ -429,19 +429,22 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
   return row;
 }
 
+void refuse_unknown_rungs(const Problem& problem, const std::vector<std::string>& rungs) {
+  const auto ladder = problem.rungs();
+  for (const auto& rung : rungs) {
+    if (std::find(ladder.begin(), ladder.end(), rung) != ladder.end()) continue;
+    std::string accepted;
+    for (const auto& name : ladder) accepted += (accepted.empty() ? "" : ", ") + name;
+    throw UsageError("unknown rung '" + rung + "' for " + problem.name() + did_you_mean(rung, ladder) +
+                     " (accepted: " + accepted + ")");
+  }
+}
+
 nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
   auto problem = make_problem(request.exercise);
   Params params = problem->resolve(request.size, request.overrides);
   std::vector<std::string> rungs = request.variants.empty() ? problem->rungs() : request.variants;
-  for (const auto& rung : rungs) {
-    auto ladder = problem->rungs();
-    if (std::find(ladder.begin(), ladder.end(), rung) == ladder.end()) {
-      std::string accepted;
-      for (const auto& name : ladder) accepted += (accepted.empty() ? "" : ", ") + name;
-      throw UsageError("unknown rung '" + rung + "' for " + problem->name() + did_you_mean(rung, ladder) +
-                       " (accepted: " + accepted + ")");
-    }
-  }
+  refuse_unknown_rungs(*problem, rungs);
 
   int threads = 1;
 #ifdef _OPENMP

@@ -113,6 +113,10 @@ struct RunRequest {
   std::string track = "solutions";  // or "exercises": the participant's rungs
 };
 
+// UsageError naming the first of `rungs` that is not on the problem's
+// ladder, the nearest accepted name and every accepted one.
+void refuse_unknown_rungs(const Problem& problem, const std::vector<std::string>& rungs);
+
 class Harness {
  public:
   Harness(RunOptions options, TimingPolicy policy, Ceilings ceilings, std::ostream& progress);
