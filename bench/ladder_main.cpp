@@ -399,6 +399,7 @@ int command_run(const Arguments& args, const std::string& line) {
     std::cerr << "measuring host memory bandwidth (STREAM copy, add, triad)...\n";
     ceilings.host_measurement = measure_host_bandwidth();
     ceilings.host_bytes_per_s = ceilings.host_measurement.bytes_per_s;
+    ceilings.host_scaling = measure_host_scaling();
   }
   // The ceilings the "ceiling" column divides by, printed (the task sheets ask for them).
   auto gigabytes = [](double bytes_per_s) {
@@ -409,6 +410,15 @@ int command_run(const Arguments& args, const std::string& line) {
   std::cerr << "  host memory bandwidth: " << gigabytes(ceilings.host_bytes_per_s)
             << (ceilings.host_measurement.kernel.empty() ? " (given)" : " (" + ceilings.host_measurement.kernel + ")")
             << '\n';
+  if (const HostScaling& scaling = ceilings.host_scaling; scaling.threads > 1) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(0) << "  host scaling, 1 to " << scaling.threads
+         << " threads: compute " << 100 * scaling.compute_efficiency << " % of one thread's rate per thread, memory "
+         << std::setprecision(1) << scaling.memory_speedup << "x one thread ("
+         << std::setprecision(0) << 100 * scaling.memory_speedup / scaling.threads
+         << " % per thread): no openmp rung's efficiency goes above the one that binds it\n";
+    std::cerr << text.str();
+  }
   auto device_ceilings = [&](Backend backend, auto measure) -> std::optional<DeviceCeilings> {
     if (!backends.count(backend) || !backend_availability(backend, options).available) return std::nullopt;
     std::cerr << "measuring " << backend_name(backend) << " device bandwidth...\n";

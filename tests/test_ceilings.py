@@ -32,6 +32,18 @@ allowed = ceilings["host_best_over_median"] + 0.05
 print(f"host ceiling {ceilings['host_bytes_per_s'] / 1e9:.1f} GB/s ({ceilings['host_kernel']}), "
       f"best over median {ceilings['host_best_over_median']:.3f}: rows may reach {allowed * 100:.0f} %")
 failures = []
+# The host's scaling, measured beside the bandwidth: the same work on every
+# thread cannot run much faster per thread than on one, and threads cannot
+# multiply memory bandwidth by more than their number.
+scaling = ceilings["host_scaling"]
+print(f"host scaling to {scaling['threads']} threads: compute {scaling['compute_efficiency']:.2f} per thread, "
+      f"memory {scaling['memory_speedup']:.2f}x")
+if scaling["threads"] != results["context"]["ceilings"]["host_threads"]:
+    failures.append(f"host scaling measured on {scaling['threads']} threads, the run has {ceilings['host_threads']}")
+if not 0.2 < scaling["compute_efficiency"] < 1.3:
+    failures.append(f"compute efficiency {scaling['compute_efficiency']} is not a plausible ratio")
+if not 0.2 < scaling["memory_speedup"] < 1.3 * scaling["threads"]:
+    failures.append(f"memory speed-up {scaling['memory_speedup']} on {scaling['threads']} threads is not plausible")
 checked = 0
 for row in results["results"][0]["rungs"]:
     if row["status"] != "ok" or row.get("device_kind") != "cpu":

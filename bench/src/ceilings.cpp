@@ -19,6 +19,9 @@
 #ifdef __SSE2__
 #include <immintrin.h>
 #endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "ladder/harness.hpp"
 
@@ -97,10 +100,71 @@ HostBandwidth measure_host_bandwidth() {
   return result;
 }
 
+namespace {
+
+// The median of five timings of work(), after one to warm up: one
+// interruption does not move it.
+template <typename Work>
+double median_of_five(Work&& work) {
+  std::vector<double> seconds;
+  work();
+  for (int i = 0; i < 5; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    work();
+    seconds.push_back(seconds_of(start));
+  }
+  return summarise(seconds).median;
+}
+
+}  // namespace
+
+HostScaling measure_host_scaling() {
+  HostScaling scaling;
+#ifdef _OPENMP
+  scaling.threads = omp_get_max_threads();
+#else
+  scaling.threads = 1;
+#endif
+  volatile double sink = 0;  // keeps the work from being optimised away
+  // Compute: every thread multiply-adds its own 1024 floats (4 KiB, in its
+  // L1 cache) 2^15 times. The lanes are independent, so the time is the
+  // core's vector throughput, and every thread does the same work: on an
+  // ideal machine the time does not change with the thread count.
+  auto multiply_adds = [&sink](int threads) {
+    double total = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+    {
+      alignas(64) float x[1024];
+      for (int i = 0; i < 1024; ++i) x[i] = static_cast<float>(i) * 1e-3f;
+      for (int repeat = 0; repeat < (1 << 15); ++repeat)
+#pragma omp simd
+        for (int i = 0; i < 1024; ++i) x[i] = x[i] * 0.999f + 0.001f;
+      for (float value : x) total += value;
+    }
+    sink = total;
+  };
+  scaling.compute_efficiency =
+      median_of_five([&] { multiply_adds(1); }) / median_of_five([&] { multiply_adds(scaling.threads); });
+
+  // Memory: summing 128 MiB, far larger than the caches, split between the
+  // threads (first touched by the same split, so each page is near its reader).
+  const long count = long{16} << 20;
+  std::unique_ptr<std::uint64_t[]> data(new std::uint64_t[static_cast<std::size_t>(count)]);
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < count; ++i) data[i] = static_cast<std::uint64_t>(i);
+  auto sum = [&](int threads) {
+    std::uint64_t total = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : total)
+    for (long i = 0; i < count; ++i) total += data[i];
+    sink = static_cast<double>(total);
+  };
+  scaling.memory_speedup = median_of_five([&] { sum(1); }) / median_of_five([&] { sum(scaling.threads); });
+  return scaling;
+}
+
 // The machine probe: the same small piece of one-thread work in every run,
 // so that two runs can say how fast their machines were (see harness.hpp).
 MachineProbe probe_machine() {
-  constexpr int kTimings = 5;  // the median of five: one interruption does not move it
   // A chain of dependent 64-bit multiply-adds (an LCG): each step waits for
   // the last, so its time is clock cycles, whatever the memory does.
   volatile std::uint64_t seed = 1;
@@ -114,19 +178,9 @@ MachineProbe probe_machine() {
   std::vector<std::uint64_t> data(std::size_t{8} << 20, 1);
   volatile std::uint64_t sink = 0;
   auto memory_pass = [&] { sink = std::accumulate(data.begin(), data.end(), std::uint64_t{0}); };
-  auto median_seconds = [](auto&& work) {
-    std::vector<double> seconds;
-    work();  // warm-up
-    for (int i = 0; i < kTimings; ++i) {
-      auto start = std::chrono::steady_clock::now();
-      work();
-      seconds.push_back(seconds_of(start));
-    }
-    return summarise(seconds).median;
-  };
   MachineProbe probe;
-  probe.scalar_s = median_seconds(scalar_chain);
-  probe.memory_s = median_seconds(memory_pass);
+  probe.scalar_s = median_of_five(scalar_chain);
+  probe.memory_s = median_of_five(memory_pass);
   return probe;
 }
 

@@ -98,6 +98,14 @@ nlohmann::json gpu_clocks() {
           {"gpus", gpus}};
 }
 
+// Absent (null) when the host ceiling was given rather than measured.
+nlohmann::json scaling_json(const HostScaling& scaling) {
+  if (scaling.threads == 0) return nullptr;
+  return {{"threads", scaling.threads},
+          {"compute_efficiency", scaling.compute_efficiency},
+          {"memory_speedup", scaling.memory_speedup}};
+}
+
 nlohmann::json probe_json(const std::vector<MachineProbe>& probes) {
   if (probes.empty()) return nullptr;
   nlohmann::json scalar = nlohmann::json::array(), memory = nlohmann::json::array();
@@ -168,6 +176,7 @@ nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, 
         {"host_kernel", ceilings.host_measurement.kernel},
         {"host_kernels_bytes_per_s", ceilings.host_measurement.kernels},
         {"host_best_over_median", ceilings.host_measurement.best_over_median},
+        {"host_scaling", scaling_json(ceilings.host_scaling)},
         {"cuda", ceilings_json(ceilings.cuda)},
         {"opencl", ceilings_json(ceilings.opencl)}}}};
   return context;

@@ -70,6 +70,21 @@ struct HostBandwidth {
 };
 HostBandwidth measure_host_bandwidth();
 
+// How well the host itself scales from one thread to all of them, the
+// ceiling on an OpenMP rung's parallel efficiency. The same work is timed on
+// one thread and then on every thread at once, each thread its own copy:
+// compute-bound work (vector multiply-adds over 4 KiB in the L1 cache) and
+// memory-bound work (summing a 128 MiB array, split between the threads).
+// A core slows down when its neighbours run (a lower all-core clock, a
+// hyperthread sibling, a hypervisor's share), and memory does not get faster
+// with threads past a point: no rung scales better than its machine.
+struct HostScaling {
+  int threads = 0;
+  double compute_efficiency = 0;  // one thread's time over the all-thread time, each thread doing the same work
+  double memory_speedup = 0;      // all threads' bytes per second over one thread's
+};
+HostScaling measure_host_scaling();
+
 // The machine probe: a fixed piece of one-thread work timed before each
 // replicate and after the last, so that a run records how fast its machine
 // ran, and when. A host-timed row that differs between two runs by as much
@@ -94,6 +109,7 @@ struct Ceilings {
   double host_bytes_per_s = 0;
   int host_threads = 0;
   HostBandwidth host_measurement;  // empty when the ceiling was given (--host-bandwidth)
+  HostScaling host_scaling;        // measured with the host bandwidth
   std::optional<DeviceCeilings> cuda;
   std::optional<DeviceCeilings> opencl;
 };
