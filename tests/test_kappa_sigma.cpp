@@ -72,7 +72,8 @@ TEST_P(KappaSigmaRungTest, KeepsTheReferencesPixelsOnEveryImageAndAwkwardSizes) 
 
 INSTANTIATE_TEST_SUITE_P(Rungs, KappaSigmaRungTest,
                          ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
-                                           RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda", true}),
+                                           RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda", true},
+                                           RungCase{"cuda_persistent"}, RungCase{"cuda_persistent", true}),
                          testing::rung_case_name);
 
 TEST(KappaSigmaTest, ReferenceClipsAHandMadeInputAsTheLessonsLoop) {

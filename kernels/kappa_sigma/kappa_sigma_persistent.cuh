@@ -1,0 +1,268 @@
+#pragma once
+// Kappa-sigma clipping in one kernel launch: the passes of kappa_sigma.cuh
+// (survey, then two refines of the median's digits, per iteration) inside a
+// loop that runs on the device from the first pass to the mask. Between two
+// passes every block waits at a grid-wide barrier (cooperative groups'
+// grid.sync(), which needs every block resident at once: a cooperative
+// launch of at most as many blocks as fit).
+//
+// What replaces the single-block clip_select kernels: *every* block reads
+// the grid's histogram and the blocks' sums after the barrier and works out
+// the same next step on its own, into its own copy of the state in shared
+// memory. All blocks add the same numbers in the same order, so all copies
+// hold the same bits, every block takes the same branch, and no block waits
+// for one block to publish the state (that would be a second barrier per
+// pass). Nothing goes back to the host until the loop has ended.
+//
+// The histograms are reused in turn, three of them: pass k counts into
+// buffer k % 3 while the grid clears buffer (k + 1) % 3, which every block
+// last read before the barrier that ended pass k - 1.
+#include <cooperative_groups.h>
+
+#include <cstdint>
+
+#include "kernels/kappa_sigma/kappa_sigma.cuh"  // float_key, key_float, kClipBuckets
+
+constexpr int kPersistentThreads = 1024;  // one block of 1024 threads: a 2048-bin histogram is 2 bins per thread
+constexpr int kPersistentWarps = kPersistentThreads / 32;
+constexpr int kPersistentHistogram = 2 * kClipBuckets;  // words per buffer: one histogram per middle value
+
+// A block's shared memory.
+struct PersistentShared {
+  unsigned counts[kPersistentHistogram];  // this block's histograms of the pass
+  double warp_sums[3][kPersistentWarps];
+  double totals[3];
+  unsigned warp_scan[2][kPersistentWarps];
+  unsigned found[2], found_rank[2];
+  ClipState state;  // this block's copy of the loop's state (`done`: 0 or 1)
+};
+
+// The block's totals of three numbers per thread, in total[k] for every
+// thread: shuffles within each warp, then warp 0 over the warps' sums. The
+// order of the additions is fixed, so the bits are the same every run.
+__device__ void block_sums(PersistentShared& s, double a, double b, double c) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  double v[3] = {a, b, c};
+  for (int offset = 16; offset > 0; offset /= 2)
+    for (double& x : v) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
+  if (lane == 0)
+    for (int k = 0; k < 3; ++k) s.warp_sums[k][warp] = v[k];
+  __syncthreads();
+  if (warp == 0) {
+    for (int k = 0; k < 3; ++k) v[k] = s.warp_sums[k][lane];
+    for (int offset = 16; offset > 0; offset /= 2)
+      for (double& x : v) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
+    if (lane == 0)
+      for (int k = 0; k < 3; ++k) s.totals[k] = v[k];
+  }
+  __syncthreads();
+}
+
+// Grid-stride over the n values, four at a time where a float4 covers them
+// (cudaMalloc aligns to 256 bytes), then the last n % 4 one by one.
+template <typename Visit>
+__device__ __forceinline__ void for_each_value(const float* __restrict__ values, unsigned n, Visit&& visit) {
+  const unsigned first = blockIdx.x * kPersistentThreads + threadIdx.x, stride = gridDim.x * kPersistentThreads;
+  const float4* quads = reinterpret_cast<const float4*>(values);
+  for (unsigned q = first; q < n / 4; q += stride) {
+    const float4 v = quads[q];
+    visit(v.x), visit(v.y), visit(v.z), visit(v.w);
+  }
+  for (unsigned i = 4 * (n / 4) + first; i < n; i += stride) visit(values[i]);
+}
+
+// Clears one histogram buffer, shared out over the whole grid.
+__device__ void clear_buffer(unsigned* buffer) {
+  for (unsigned i = blockIdx.x * kPersistentThreads + threadIdx.x; i < kPersistentHistogram;
+       i += gridDim.x * kPersistentThreads)
+    buffer[i] = 0;
+}
+
+// Adds this block's histograms into the grid's, non-zero bins only.
+__device__ void merge_block_counts(const PersistentShared& s, unsigned* buffer, int bins) {
+  __syncthreads();  // every value counted
+  for (int bin = threadIdx.x; bin < bins; bin += kPersistentThreads)
+    if (s.counts[bin] != 0) atomicAdd(&buffer[bin], s.counts[bin]);
+}
+
+// Pass 0 of an iteration: count, sums of x - shift and (x - shift)², and the
+// histogram of the top 11 key bits of the kept values.
+__device__ void survey(const float* __restrict__ values, unsigned n, PersistentShared& s, double* partials,
+                       unsigned* buffer) {
+  for (int bin = threadIdx.x; bin < kClipBuckets; bin += kPersistentThreads) s.counts[bin] = 0;
+  __syncthreads();
+  const double lower = s.state.lower, upper = s.state.upper, shift = s.state.shift;
+  double kept = 0, sum = 0, squares = 0;
+  for_each_value(values, n, [&](float x) {
+    if (!(x > lower && x < upper)) return;
+    const double d = x - shift;
+    kept += 1, sum += d, squares += d * d;
+    atomicAdd(&s.counts[float_key(x) >> 21], 1u);
+  });
+  block_sums(s, kept, sum, squares);
+  if (threadIdx.x < 3) partials[3 * blockIdx.x + threadIdx.x] = s.totals[threadIdx.x];
+  merge_block_counts(s, buffer, kClipBuckets);
+}
+
+// Passes 1 and 2: the next 11, then the last 10 key bits of the kept values
+// whose higher bits are a middle value's prefix (one histogram per middle
+// value; the first only, when they share it).
+__device__ void refine(const float* __restrict__ values, unsigned n, int pass, PersistentShared& s,
+                       unsigned* buffer) {
+  for (int bin = threadIdx.x; bin < kPersistentHistogram; bin += kPersistentThreads) s.counts[bin] = 0;
+  __syncthreads();
+  const unsigned shift = pass == 1 ? 10 : 0, above = pass == 1 ? 21 : 10, digits = pass == 1 ? 2047 : 1023;
+  const unsigned first = s.state.prefix[0], second = s.state.prefix[1];
+  const double lower = s.state.lower, upper = s.state.upper;
+  for_each_value(values, n, [&](float x) {
+    if (!(x > lower && x < upper)) return;
+    const unsigned key = float_key(x), prefix = key >> above, digit = (key >> shift) & digits;
+    if (prefix == first)
+      atomicAdd(&s.counts[digit], 1u);
+    else if (prefix == second)
+      atomicAdd(&s.counts[kClipBuckets + digit], 1u);
+  });
+  merge_block_counts(s, buffer, kPersistentHistogram);
+}
+
+// After a survey: the grid's count and sums (the blocks' partial sums added
+// in block order, by every block alike). Returns true when the loop ends:
+// nothing removed by the last pass, or nothing left.
+__device__ bool add_up_survey(const double* partials, PersistentShared& s) {
+  double sums[3] = {0, 0, 0};
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += kPersistentThreads)
+    for (int k = 0; k < 3; ++k) sums[k] += partials[3 * b + k];
+  block_sums(s, sums[0], sums[1], sums[2]);
+  if (threadIdx.x == 0) {
+    ClipState& state = s.state;
+    const auto count = static_cast<unsigned>(s.totals[0]);
+    state.done = state.iterations > 0 && (count == state.count || count == 0) ? 1 : 0;
+    state.count = count;
+    if (!state.done) {
+      const double offset = s.totals[1] / count;
+      state.mean = state.shift + offset;
+      state.std = sqrt(fmax(0.0, s.totals[2] / count - offset * offset));
+      state.rank[0] = (count - 1) / 2, state.rank[1] = count / 2;
+      state.prefix[0] = state.prefix[1] = 0;
+    }
+  }
+  __syncthreads();
+  return s.state.done != 0;
+}
+
+// Narrows each middle value to the bucket of this pass's digit that holds
+// its rank (clip_select, in every block): thread t owns bins 2t and 2t + 1,
+// a block-wide scan gives the count below them. After the last digit: the
+// median and the new bounds.
+__device__ void select_digit(const unsigned* buffer, int pass, double kappa, PersistentShared& s) {
+  constexpr int per_thread = kClipBuckets / kPersistentThreads;
+  const int id = threadIdx.x, lane = id % 32, warp = id / 32;
+  const unsigned digit_bits = pass == 2 ? 10 : 11;
+  const unsigned prefixes[2] = {s.state.prefix[0], s.state.prefix[1]};
+  const unsigned ranks[2] = {s.state.rank[0], s.state.rank[1]};
+  const bool shared = pass == 0 || prefixes[0] == prefixes[1];
+  unsigned bins[2][per_thread], inclusive[2];
+  for (int t = 0; t < 2; ++t) {
+    const unsigned* histogram = buffer + (shared ? 0 : t * kClipBuckets) + id * per_thread;
+    inclusive[t] = 0;
+    for (int b = 0; b < per_thread; ++b) bins[t][b] = histogram[b], inclusive[t] += bins[t][b];
+  }
+  // Inclusive scan over the block: within each warp, then the warps' totals.
+  for (int offset = 1; offset < 32; offset *= 2)
+    for (unsigned& x : inclusive) {
+      const unsigned below = __shfl_up_sync(0xFFFFFFFFu, x, offset);
+      if (lane >= offset) x += below;
+    }
+  if (lane == 31) s.warp_scan[0][warp] = inclusive[0], s.warp_scan[1][warp] = inclusive[1];
+  __syncthreads();
+  if (warp == 0) {
+    unsigned totals[2] = {s.warp_scan[0][lane], s.warp_scan[1][lane]};
+    for (int offset = 1; offset < 32; offset *= 2)
+      for (unsigned& x : totals) {
+        const unsigned below = __shfl_up_sync(0xFFFFFFFFu, x, offset);
+        if (lane >= offset) x += below;
+      }
+    s.warp_scan[0][lane] = totals[0], s.warp_scan[1][lane] = totals[1];
+  }
+  __syncthreads();
+  for (int t = 0; t < 2; ++t) {
+    if (warp > 0) inclusive[t] += s.warp_scan[t][warp - 1];
+    unsigned below = inclusive[t];
+    for (int b = 0; b < per_thread; ++b) below -= bins[t][b];
+    if (ranks[t] < below || ranks[t] >= inclusive[t]) continue;
+    for (int b = 0; b < per_thread; below += bins[t][b], ++b) {
+      if (ranks[t] < below + bins[t][b]) {
+        s.found[t] = (prefixes[t] << digit_bits) | (id * per_thread + b);
+        s.found_rank[t] = ranks[t] - below;
+        break;
+      }
+    }
+  }
+  __syncthreads();
+  if (id == 0) {
+    ClipState& state = s.state;
+    state.prefix[0] = s.found[0], state.prefix[1] = s.found[1];
+    state.rank[0] = s.found_rank[0], state.rank[1] = s.found_rank[1];
+    if (pass == 2) {
+      state.median = (static_cast<double>(key_float(s.found[0])) + static_cast<double>(key_float(s.found[1]))) / 2;
+      state.pass_lower = state.median - kappa * state.std;
+      state.pass_upper = state.median + kappa * state.std;
+      state.lower = fmax(state.lower, state.pass_lower);
+      state.upper = fmin(state.upper, state.pass_upper);
+      state.shift = state.median;
+      state.iterations += 1;
+    }
+  }
+  __syncthreads();
+}
+
+// The whole clip. `partials` holds 3 doubles per block, `histograms` three
+// buffers of kPersistentHistogram words; neither needs to start at zero.
+__global__ void __launch_bounds__(kPersistentThreads)
+    clip_persistent(const float* __restrict__ values, unsigned n, double kappa, double* partials,
+                    unsigned* histograms, std::uint8_t* __restrict__ mask, double* statistics) {
+  const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  __shared__ PersistentShared s;
+  auto buffer = [histograms](unsigned pass) { return histograms + (pass % 3) * kPersistentHistogram; };
+
+  if (threadIdx.x == 0) {
+    ClipState& state = s.state;
+    state.lower = -CUDART_INF, state.upper = CUDART_INF;
+    state.pass_lower = state.pass_upper = state.median = state.mean = state.std = 0;
+    state.shift = values[0];  // a constant image then sums exact zeros: std 0
+    state.count = n, state.iterations = 0, state.done = 0;
+  }
+  clear_buffer(buffer(0));
+  grid.sync();  // buffer 0 is zero everywhere before anyone counts into it
+
+  for (unsigned pass = 0;; ++pass) {
+    survey(values, n, s, partials, buffer(pass));
+    clear_buffer(buffer(pass + 1));
+    grid.sync();
+    if (add_up_survey(partials, s)) break;  // the same answer in every block: all leave together
+    select_digit(buffer(pass), 0, kappa, s);
+    for (int digit = 1; digit <= 2; ++digit) {
+      ++pass;
+      refine(values, n, digit, s, buffer(pass));
+      clear_buffer(buffer(pass + 1));
+      grid.sync();
+      select_digit(buffer(pass), digit, kappa, s);
+    }
+  }
+
+  const double lower = s.state.lower, upper = s.state.upper;
+  for (unsigned i = blockIdx.x * kPersistentThreads + threadIdx.x; i < n; i += gridDim.x * kPersistentThreads) {
+    const float x = values[i];
+    mask[i] = x > lower && x < upper;
+  }
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  const ClipState& state = s.state;
+  const bool empty = state.count == 0;
+  statistics[0] = state.count;
+  statistics[1] = empty ? CUDART_NAN : state.median;
+  statistics[2] = empty ? CUDART_NAN : state.mean;
+  statistics[3] = empty ? CUDART_NAN : state.std;
+  statistics[4] = state.iterations;
+  statistics[5] = state.pass_lower;
+  statistics[6] = state.pass_upper;
+}

@@ -1,0 +1,74 @@
+// cuda_persistent: the cuda rung's passes in one kernel launch
+// (kernels/kappa_sigma/kappa_sigma_persistent.cuh). The cuda rung queues
+// five kernels per iteration, two of them one-block kernels that pick the
+// next digit of the median, and reads a flag back every few iterations:
+// most of its time is launches and one-block work, not the data. Here the
+// grid stays resident for the whole clip and waits at a grid-wide barrier
+// between passes; every block picks the digit itself from the grid's
+// histogram. One launch, nothing read back until the mask is written.
+#include <stdexcept>
+
+#include "kernels/kappa_sigma/kappa_sigma_persistent.cuh"
+#include "ladder/cuda.cuh"
+#include "solutions/kappa_sigma/clip.hpp"
+
+namespace ladder {
+namespace {
+
+class CudaPersistentKappaSigma final : public CudaRung {
+ public:
+  explicit CudaPersistentKappaSigma(const RungContext& context)
+      : CudaRung(context), kappa_(kappa_sigma::kappa_of(context.params)) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = inputs.at("image").view<float>();
+    mask_ = outputs.at("mask").view<std::uint8_t>();
+    statistics_ = outputs.at("statistics").view<double>();
+    n_ = static_cast<unsigned>(image_.size());
+    // grid.sync() needs every block on the device at once: a cooperative
+    // launch of at most the blocks that fit (resident_blocks counts them).
+    if (!properties().cooperativeLaunch)
+      throw std::runtime_error("kappa_sigma cuda_persistent: " + device_name() + " cannot launch cooperative kernels");
+    blocks_ = resident_blocks(clip_persistent, kPersistentThreads, (image_.size() + 3) / 4);
+    d_image_ = DeviceBuffer<float>(image_.size());
+    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
+    d_statistics_ = DeviceBuffer<double>(statistics_.size());
+    d_partials_ = DeviceBuffer<double>(3 * std::size_t{blocks_});
+    d_histograms_ = DeviceBuffer<unsigned>(3 * std::size_t{kPersistentHistogram});
+  }
+
+  void upload() override { copy_to_device(d_image_, image_); }
+
+  void compute() override {
+    const float* image = d_image_.data();
+    double* partials = d_partials_.data();
+    unsigned* histograms = d_histograms_.data();
+    std::uint8_t* mask = d_mask_.data();
+    double* statistics = d_statistics_.data();
+    void* arguments[] = {&image, &n_, &kappa_, &partials, &histograms, &mask, &statistics};
+    LADDER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(clip_persistent), blocks_,
+                                                  kPersistentThreads, arguments, 0, stream()));
+  }
+
+  void download() override {
+    copy_to_host(mask_, d_mask_);
+    copy_to_host(statistics_, d_statistics_);
+  }
+
+ private:
+  double kappa_;
+  std::span<const float> image_;
+  std::span<std::uint8_t> mask_;
+  std::span<double> statistics_;
+  unsigned n_ = 0;
+  unsigned blocks_ = 1;
+  DeviceBuffer<float> d_image_;
+  DeviceBuffer<std::uint8_t> d_mask_;
+  DeviceBuffer<double> d_statistics_;
+  DeviceBuffer<double> d_partials_;
+  DeviceBuffer<unsigned> d_histograms_;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(kappa_sigma, cuda_persistent, Backend::cuda, CudaPersistentKappaSigma);
+}  // namespace ladder
