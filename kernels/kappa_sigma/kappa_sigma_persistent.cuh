@@ -21,7 +21,7 @@
 
 #include <cstdint>
 
-#include "kernels/kappa_sigma/kappa_sigma.cuh"  // float_key, key_float, kClipBuckets
+#include "kernels/kappa_sigma/clip_state.cuh"  // ClipState, float_key, key_float, kClipBuckets
 
 constexpr int kPersistentThreads = 1024;  // one block of 1024 threads: a 2048-bin histogram is 2 bins per thread
 constexpr int kPersistentWarps = kPersistentThreads / 32;
