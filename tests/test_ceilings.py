@@ -33,8 +33,10 @@ print(f"host ceiling {ceilings['host_bytes_per_s'] / 1e9:.1f} GB/s ({ceilings['h
       f"best over median {ceilings['host_best_over_median']:.3f}: rows may reach {allowed * 100:.0f} %")
 failures = []
 # The host's scaling, measured beside the bandwidth: the same work on every
-# thread cannot run much faster per thread than on one, and threads cannot
-# multiply memory bandwidth by more than their number.
+# thread cannot run much faster per thread than on one. Memory can scale
+# past the thread count (one thread of a server CPU has too few reads in
+# flight to get its share: 29x on 16 threads measured on an H200 host), so
+# that bound is loose.
 scaling = ceilings["host_scaling"]
 print(f"host scaling to {scaling['threads']} threads: compute {scaling['compute_efficiency']:.2f} per thread, "
       f"memory {scaling['memory_speedup']:.2f}x")
@@ -42,7 +44,7 @@ if scaling["threads"] != results["context"]["ceilings"]["host_threads"]:
     failures.append(f"host scaling measured on {scaling['threads']} threads, the run has {ceilings['host_threads']}")
 if not 0.2 < scaling["compute_efficiency"] < 1.3:
     failures.append(f"compute efficiency {scaling['compute_efficiency']} is not a plausible ratio")
-if not 0.2 < scaling["memory_speedup"] < 1.3 * scaling["threads"]:
+if not 0.2 < scaling["memory_speedup"] < 4 * scaling["threads"]:
     failures.append(f"memory speed-up {scaling['memory_speedup']} on {scaling['threads']} threads is not plausible")
 checked = 0
 for row in results["results"][0]["rungs"]:

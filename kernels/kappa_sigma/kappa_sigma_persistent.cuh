@@ -59,16 +59,37 @@ __device__ void block_sums(PersistentShared& s, double a, double b, double c) {
 }
 
 // Grid-stride over the n values, four at a time where a float4 covers them
-// (cudaMalloc aligns to 256 bytes), then the last n % 4 one by one.
+// (cudaMalloc aligns to 256 bytes), two float4 loads in flight per thread
+// (the image sits in L2 after the first pass, and one load at a time would
+// leave each thread waiting out the L2's latency); the last n % 4 one by one.
 template <typename Visit>
 __device__ __forceinline__ void for_each_value(const float* __restrict__ values, unsigned n, Visit&& visit) {
   const unsigned first = blockIdx.x * kPersistentThreads + threadIdx.x, stride = gridDim.x * kPersistentThreads;
   const float4* quads = reinterpret_cast<const float4*>(values);
-  for (unsigned q = first; q < n / 4; q += stride) {
-    const float4 v = quads[q];
-    visit(v.x), visit(v.y), visit(v.z), visit(v.w);
+  const unsigned whole = n / 4;
+  unsigned q = first;
+  for (; q + stride < whole; q += 2 * stride) {
+    const float4 a = quads[q], b = quads[q + stride];
+    visit(a.x), visit(a.y), visit(a.z), visit(a.w);
+    visit(b.x), visit(b.y), visit(b.z), visit(b.w);
   }
-  for (unsigned i = 4 * (n / 4) + first; i < n; i += stride) visit(values[i]);
+  if (q < whole) {
+    const float4 a = quads[q];
+    visit(a.x), visit(a.y), visit(a.z), visit(a.w);
+  }
+  for (unsigned i = 4 * whole + first; i < n; i += stride) visit(values[i]);
+}
+
+constexpr unsigned kNoBin = 0xFFFFFFFFu;  // a value that is not counted
+
+// Adds 1 to counts[bin] for each calling lane with a bin. The lanes of a
+// warp with the same bin add together, with one atomic: the sky's values
+// fall into a handful of bins, and 32 atomics on one shared counter would
+// run one after another.
+__device__ __forceinline__ void count_in(unsigned* counts, unsigned bin) {
+  namespace cg = cooperative_groups;
+  const cg::coalesced_group same_bin = cg::labeled_partition(cg::coalesced_threads(), bin);
+  if (bin != kNoBin && same_bin.thread_rank() == 0) atomicAdd(&counts[bin], same_bin.size());
 }
 
 // Clears one histogram buffer, shared out over the whole grid.
@@ -94,10 +115,12 @@ __device__ void survey(const float* __restrict__ values, unsigned n, PersistentS
   const double lower = s.state.lower, upper = s.state.upper, shift = s.state.shift;
   double kept = 0, sum = 0, squares = 0;
   for_each_value(values, n, [&](float x) {
-    if (!(x > lower && x < upper)) return;
-    const double d = x - shift;
-    kept += 1, sum += d, squares += d * d;
-    atomicAdd(&s.counts[float_key(x) >> 21], 1u);
+    const bool inside = x > lower && x < upper;
+    if (inside) {
+      const double d = x - shift;
+      kept += 1, sum += d, squares += d * d;
+    }
+    count_in(s.counts, inside ? float_key(x) >> 21 : kNoBin);
   });
   block_sums(s, kept, sum, squares);
   if (threadIdx.x < 3) partials[3 * blockIdx.x + threadIdx.x] = s.totals[threadIdx.x];
@@ -115,12 +138,10 @@ __device__ void refine(const float* __restrict__ values, unsigned n, int pass, P
   const unsigned first = s.state.prefix[0], second = s.state.prefix[1];
   const double lower = s.state.lower, upper = s.state.upper;
   for_each_value(values, n, [&](float x) {
-    if (!(x > lower && x < upper)) return;
     const unsigned key = float_key(x), prefix = key >> above, digit = (key >> shift) & digits;
-    if (prefix == first)
-      atomicAdd(&s.counts[digit], 1u);
-    else if (prefix == second)
-      atomicAdd(&s.counts[kClipBuckets + digit], 1u);
+    unsigned bin = kNoBin;
+    if (x > lower && x < upper) bin = prefix == first ? digit : prefix == second ? kClipBuckets + digit : kNoBin;
+    count_in(s.counts, bin);
   });
   merge_block_counts(s, buffer, kPersistentHistogram);
 }

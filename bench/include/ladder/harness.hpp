@@ -77,7 +77,10 @@ HostBandwidth measure_host_bandwidth();
 // memory-bound work (summing a 128 MiB array, split between the threads).
 // A core slows down when its neighbours run (a lower all-core clock, a
 // hyperthread sibling, a hypervisor's share), and memory does not get faster
-// with threads past a point: no rung scales better than its machine.
+// with threads past a point: no rung scales better than its machine. Each
+// figure is the best of five timings, as a ceiling should be. One thread
+// of a server CPU rarely gets its share of the memory bandwidth (too few
+// reads in flight), so the memory speed-up can exceed the thread count.
 struct HostScaling {
   int threads = 0;
   double compute_efficiency = 0;  // one thread's time over the all-thread time, each thread doing the same work
