@@ -412,10 +412,10 @@ int command_run(const Arguments& args, const std::string& line) {
             << '\n';
   if (const HostScaling& scaling = ceilings.host_scaling; scaling.threads > 1) {
     std::ostringstream text;
-    text << std::fixed << std::setprecision(0) << "  host scaling, 1 to " << scaling.threads << " threads: compute "
-         << 100 * scaling.compute_efficiency
-         << " % per thread (the most a compute-bound openmp rung's efficiency can be), memory "
-         << std::setprecision(1) << scaling.memory_speedup << "x one thread\n";
+    text << std::fixed << std::setprecision(0) << "  host scaling, 1 to " << scaling.threads
+         << " threads, per thread: clock " << 100 * scaling.clock_efficiency << " %, vector work "
+         << 100 * scaling.compute_efficiency << " %; memory " << std::setprecision(1) << scaling.memory_speedup
+         << "x one thread\n";
     std::cerr << text.str();
   }
   auto device_ceilings = [&](Backend backend, auto measure) -> std::optional<DeviceCeilings> {

@@ -38,12 +38,14 @@ failures = []
 # flight to get its share: 29x on 16 threads measured on an H200 host), so
 # that bound is loose.
 scaling = ceilings["host_scaling"]
-print(f"host scaling to {scaling['threads']} threads: compute {scaling['compute_efficiency']:.2f} per thread, "
+print(f"host scaling to {scaling['threads']} threads: clock {scaling['clock_efficiency']:.2f}, "
+      f"vector work {scaling['compute_efficiency']:.2f} per thread, "
       f"memory {scaling['memory_speedup']:.2f}x")
 if scaling["threads"] != results["context"]["ceilings"]["host_threads"]:
     failures.append(f"host scaling measured on {scaling['threads']} threads, the run has {ceilings['host_threads']}")
-if not 0.2 < scaling["compute_efficiency"] < 1.3:
-    failures.append(f"compute efficiency {scaling['compute_efficiency']} is not a plausible ratio")
+for key in ("clock_efficiency", "compute_efficiency"):
+    if not 0.1 < scaling[key] < 1.3:
+        failures.append(f"{key} {scaling[key]} is not a plausible ratio")
 if not 0.2 < scaling["memory_speedup"] < 4 * scaling["threads"]:
     failures.append(f"memory speed-up {scaling['memory_speedup']} on {scaling['threads']} threads is not plausible")
 checked = 0

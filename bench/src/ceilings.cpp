@@ -137,6 +137,20 @@ HostScaling measure_host_scaling() {
   scaling.threads = 1;
 #endif
   volatile double sink = 0;  // keeps the work from being optimised away
+  // The clock: the machine probe's chain of dependent multiply-adds, on
+  // every thread at once. Each step waits for the one before, so a core's
+  // other hardware thread does not slow it; a lower all-core clock does.
+  auto chains = [&sink](int threads) {
+    std::uint64_t total = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+    {
+      std::uint64_t x = static_cast<std::uint64_t>(sink) + 1;
+      for (int i = 0; i < (1 << 22); ++i) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      total += x;
+    }
+    sink = static_cast<double>(total);
+  };
+  scaling.clock_efficiency = best_of_five([&] { chains(1); }) / best_of_five([&] { chains(scaling.threads); });
   // Compute: every thread multiply-adds its own 1024 floats (4 KiB, in its
   // L1 cache) 2^16 times (a few milliseconds). The lanes are independent, so the time is the
   // core's vector throughput, and every thread does the same work: on an

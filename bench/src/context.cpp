@@ -102,6 +102,7 @@ nlohmann::json gpu_clocks() {
 nlohmann::json scaling_json(const HostScaling& scaling) {
   if (scaling.threads == 0) return nullptr;
   return {{"threads", scaling.threads},
+          {"clock_efficiency", scaling.clock_efficiency},
           {"compute_efficiency", scaling.compute_efficiency},
           {"memory_speedup", scaling.memory_speedup}};
 }

@@ -80,18 +80,6 @@ __device__ __forceinline__ void for_each_value(const float* __restrict__ values,
   for (unsigned i = 4 * whole + first; i < n; i += stride) visit(values[i]);
 }
 
-constexpr unsigned kNoBin = 0xFFFFFFFFu;  // a value that is not counted
-
-// Adds 1 to counts[bin] for each calling lane with a bin. The lanes of a
-// warp with the same bin add together, with one atomic: the sky's values
-// fall into a handful of bins, and 32 atomics on one shared counter would
-// run one after another.
-__device__ __forceinline__ void count_in(unsigned* counts, unsigned bin) {
-  namespace cg = cooperative_groups;
-  const cg::coalesced_group same_bin = cg::labeled_partition(cg::coalesced_threads(), bin);
-  if (bin != kNoBin && same_bin.thread_rank() == 0) atomicAdd(&counts[bin], same_bin.size());
-}
-
 // Clears one histogram buffer, shared out over the whole grid.
 __device__ void clear_buffer(unsigned* buffer) {
   for (unsigned i = blockIdx.x * kPersistentThreads + threadIdx.x; i < kPersistentHistogram;
@@ -115,12 +103,10 @@ __device__ void survey(const float* __restrict__ values, unsigned n, PersistentS
   const double lower = s.state.lower, upper = s.state.upper, shift = s.state.shift;
   double kept = 0, sum = 0, squares = 0;
   for_each_value(values, n, [&](float x) {
-    const bool inside = x > lower && x < upper;
-    if (inside) {
-      const double d = x - shift;
-      kept += 1, sum += d, squares += d * d;
-    }
-    count_in(s.counts, inside ? float_key(x) >> 21 : kNoBin);
+    if (!(x > lower && x < upper)) return;
+    const double d = x - shift;
+    kept += 1, sum += d, squares += d * d;
+    atomicAdd(&s.counts[float_key(x) >> 21], 1u);
   });
   block_sums(s, kept, sum, squares);
   if (threadIdx.x < 3) partials[3 * blockIdx.x + threadIdx.x] = s.totals[threadIdx.x];
@@ -138,10 +124,12 @@ __device__ void refine(const float* __restrict__ values, unsigned n, int pass, P
   const unsigned first = s.state.prefix[0], second = s.state.prefix[1];
   const double lower = s.state.lower, upper = s.state.upper;
   for_each_value(values, n, [&](float x) {
+    if (!(x > lower && x < upper)) return;
     const unsigned key = float_key(x), prefix = key >> above, digit = (key >> shift) & digits;
-    unsigned bin = kNoBin;
-    if (x > lower && x < upper) bin = prefix == first ? digit : prefix == second ? kClipBuckets + digit : kNoBin;
-    count_in(s.counts, bin);
+    if (prefix == first)
+      atomicAdd(&s.counts[digit], 1u);
+    else if (prefix == second)
+      atomicAdd(&s.counts[kClipBuckets + digit], 1u);
   });
   merge_block_counts(s, buffer, kPersistentHistogram);
 }

@@ -73,7 +73,10 @@ HostBandwidth measure_host_bandwidth();
 // How well the host itself scales from one thread to all of them, the
 // ceiling on an OpenMP rung's parallel efficiency. The same work is timed on
 // one thread and then on every thread at once, each thread its own copy:
-// compute-bound work (vector multiply-adds over 4 KiB in the L1 cache) and
+// a chain of dependent multiply-adds (the probe's: it sees the clock, and
+// nothing a second hardware thread on the core would take), vector work
+// (multiply-adds over 4 KiB in the L1 cache: it sees the clock and the
+// vector units a core's hardware threads share) and
 // memory-bound work (summing a 128 MiB array, split between the threads).
 // A core slows down when its neighbours run (a lower all-core clock, a
 // hyperthread sibling, a hypervisor's share), and memory does not get faster
@@ -83,6 +86,7 @@ HostBandwidth measure_host_bandwidth();
 // reads in flight), so the memory speed-up can exceed the thread count.
 struct HostScaling {
   int threads = 0;
+  double clock_efficiency = 0;    // the same for a chain of dependent multiply-adds: the clock alone
   double compute_efficiency = 0;  // one thread's time over the all-thread time, each thread doing the same work
   double memory_speedup = 0;      // all threads' bytes per second over one thread's
 };
