@@ -14,12 +14,14 @@ namespace ladder {
 namespace {
 
 // A test-only exercise whose serial rung is wrong on purpose: copy the
-// input, except that element 3 comes out off by one.
+// input, except that element 3 comes out off by one. Two more rungs make
+// the participant's classic mistake, adding into the output instead of
+// writing it: one never clears it, one clears it in prepare() only.
 class TestCopy final : public Problem {
  public:
   std::string name() const override { return "test_copy"; }
   std::string summary() const override { return "test only"; }
-  std::vector<std::string> rungs() const override { return {"naive", "serial", "cuda"}; }
+  std::vector<std::string> rungs() const override { return {"naive", "serial", "adds", "clears_once", "cuda"}; }
   std::vector<ParamSpec> params() const override { return {{"n", "elements", 1, 1000, true, true}}; }
   std::vector<SizePreset> sizes() const override { return {{"tiny", {{"n", "10"}}}}; }
   std::vector<InputSpec> inputs() const override { return {{"x", "int32"}}; }
@@ -70,8 +72,25 @@ class BrokenCopyRung final : public CopyRung {
     y_[3] += 1;
   }
 };
+class AddingRung : public CopyRung {
+ public:
+  using CopyRung::CopyRung;
+  void compute() override {
+    for (std::size_t i = 0; i < x_.size(); ++i) y_[i] += x_[i];
+  }
+};
+class ClearsOnceRung final : public AddingRung {
+ public:
+  using AddingRung::AddingRung;
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    AddingRung::prepare(inputs, outputs);
+    std::fill(y_.begin(), y_.end(), 0);
+  }
+};
 LADDER_REGISTER_RUNG(test_copy, naive, Backend::host, CopyRung);
 LADDER_REGISTER_RUNG(test_copy, serial, Backend::host, BrokenCopyRung);
+LADDER_REGISTER_RUNG(test_copy, adds, Backend::host, AddingRung);
+LADDER_REGISTER_RUNG(test_copy, clears_once, Backend::host, ClearsOnceRung);
 
 TEST(StatisticsTest, MedianMinMaxAndSpread) {
   Statistics odd = summarise({3, 1, 2});
@@ -224,6 +243,38 @@ TEST_F(HarnessTest, AWrongRungIsFailedWithTheMismatchAndLeftOutOfSpeedups) {
   EXPECT_NE(serial["reason"].get<std::string>().find("index 3: expected 9, got 10"), std::string::npos);
   EXPECT_FALSE(serial.contains("timings"));
   EXPECT_TRUE(row(result, "naive")["timings"]["speedup"]["vs_serial"]["compute"].is_null());
+}
+
+TEST_F(HarnessTest, ARungThatAddsIntoItsOutputFailsWhereverItClearsIt) {
+  bool any_failed = false;
+  nlohmann::json result = run("test_copy", any_failed);
+  // Never cleared: the output starts as garbage (0xA5 bytes), not zeros.
+  const nlohmann::json adds = row(result, "adds");
+  EXPECT_EQ(adds["status"], "failed");
+  EXPECT_NE(adds["reason"].get<std::string>().find("wrong output: output 'y' index 0: expected 0, got "),
+            std::string::npos)
+      << adds["reason"];
+  // Cleared in prepare() only: right once, wrong after the timed repetitions.
+  const nlohmann::json clears_once = row(result, "clears_once");
+  EXPECT_EQ(clears_once["status"], "failed");
+  EXPECT_NE(clears_once["reason"].get<std::string>().find("wrong output after the timed repetitions"),
+            std::string::npos)
+      << clears_once["reason"];
+  EXPECT_EQ(row(result, "naive")["status"], "ok");
+}
+
+TEST(RunOnceTest, RunsComputeTwiceOnGarbageSoThatAddingRungsFail) {
+  // What `ladder check` and the rung tests use.
+  const std::unique_ptr<Problem> made = make_problem("test_copy");
+  const Problem& problem = *made;
+  const Params params = problem.resolve("tiny", {});
+  const Arrays inputs = problem.generate(params, 1);
+  const Arrays expected = problem.reference(inputs, params);
+  for (const char* rung : {"adds", "clears_once"}) {
+    SCOPED_TRACE(rung);
+    EXPECT_FALSE(problem.check(run_once(*find_rung("test_copy", rung), inputs, params, {}, problem), expected).ok);
+  }
+  EXPECT_TRUE(problem.check(run_once(*find_rung("test_copy", "naive"), inputs, params, {}, problem), expected).ok);
 }
 
 TEST_F(HarnessTest, ARungPredictedToRunPastTheBudgetIsSkippedWithTheReason) {

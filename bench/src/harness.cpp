@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <iomanip>
 #include <numeric>
 #include <optional>
@@ -264,16 +265,33 @@ nlohmann::json merge_replicates(const std::vector<nlohmann::json>& passes) {
   return merged;
 }
 
+namespace {
+
+// Outputs start as garbage, not zeros: a rung that leaves part of an output
+// unwritten, or adds to what is there (a histogram that never clears its
+// counts), gets a wrong answer instead of the zeros that a fresh allocation
+// happens to hold. Poisoned before prepare(), which may write parts that
+// never change.
+void poison(Arrays& outputs) {
+  for (auto& [name, array] : outputs) std::memset(array.raw(), 0xA5, array.bytes());
+}
+
+}  // namespace
+
 Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& params, const RunOptions& options,
                 const Problem& problem) {
   Availability availability = backend_availability(entry.backend, options);
   if (!availability.available)
     throw DeviceError("rung " + entry.rung + " cannot run here: " + availability.reason);
   Arrays outputs = problem.allocate_outputs(inputs, params);
+  poison(outputs);
   auto rung = entry.make({params, options, entry.track});
   rung->attach_host_memory(inputs, outputs);
   rung->prepare(inputs, outputs);
   rung->upload();
+  // Twice: the harness runs compute() again and again, and each run must
+  // give the whole answer afresh (state left by the first run shows here).
+  rung->compute();
   rung->compute();
   rung->download();
   rung->synchronize();
@@ -317,6 +335,7 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
   }
 
   Arrays outputs = problem.allocate_outputs(inputs, params);
+  poison(outputs);
   std::unique_ptr<Rung> rung;
   try {
     rung = entry->make({params, options_, track});
@@ -385,6 +404,14 @@ nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung
   } catch (const std::exception& e) {
     row["status"] = "failed";
     row["reason"] = std::string("while timing: ") + e.what();
+    return row;
+  }
+  // The outputs again, as the last timed repetition left them (its download
+  // included): every repetition must give the whole answer afresh. A rung
+  // that adds to what the run before left passes the first check only.
+  if (CheckResult again = problem.check(outputs, expected); !again.ok) {
+    row["status"] = "failed";
+    row["reason"] = "wrong output after the timed repetitions (does compute() start afresh each time?): " + again.detail;
     return row;
   }
 
