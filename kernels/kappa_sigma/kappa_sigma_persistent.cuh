@@ -227,7 +227,7 @@ __device__ void select_digit(const unsigned* buffer, int pass, double kappa, Per
 
 // The whole clip. `partials` holds 3 doubles per block, `histograms` three
 // buffers of kPersistentHistogram words; neither needs to start at zero.
-__global__ void __launch_bounds__(kPersistentThreads)
+__global__ void __launch_bounds__(kPersistentThreads, 2)
     clip_persistent(const float* __restrict__ values, unsigned n, double kappa, double* partials,
                     unsigned* histograms, std::uint8_t* __restrict__ mask, double* statistics) {
   const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
