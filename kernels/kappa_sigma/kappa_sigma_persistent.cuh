@@ -23,7 +23,7 @@
 
 #include "kernels/kappa_sigma/clip_state.cuh"  // ClipState, float_key, key_float, kClipBuckets
 
-constexpr int kPersistentThreads = 1024;  // one block of 1024 threads: a 2048-bin histogram is 2 bins per thread
+constexpr int kPersistentThreads = 1024;  // 1024 threads a block: a 2048-bin histogram is 2 bins per thread
 constexpr int kPersistentWarps = kPersistentThreads / 32;
 constexpr int kPersistentHistogram = 2 * kClipBuckets;  // words per buffer: one histogram per middle value
 
@@ -80,6 +80,13 @@ __device__ __forceinline__ void for_each_value(const float* __restrict__ values,
   for (unsigned i = 4 * whole + first; i < n; i += stride) visit(values[i]);
 }
 
+// The kept interval as float bounds. For a float x, x > lower exactly when
+// x > lower rounded down to a float, and x < upper exactly when x < upper
+// rounded up: no float lies between a double and its rounding. One float
+// compare per bound, instead of a conversion and a double compare.
+__device__ __forceinline__ float bound_below(double lower) { return __double2float_rd(lower); }
+__device__ __forceinline__ float bound_above(double upper) { return __double2float_ru(upper); }
+
 // Clears one histogram buffer, shared out over the whole grid.
 __device__ void clear_buffer(unsigned* buffer) {
   for (unsigned i = blockIdx.x * kPersistentThreads + threadIdx.x; i < kPersistentHistogram;
@@ -100,7 +107,8 @@ __device__ void survey(const float* __restrict__ values, unsigned n, PersistentS
                        unsigned* buffer) {
   for (int bin = threadIdx.x; bin < kClipBuckets; bin += kPersistentThreads) s.counts[bin] = 0;
   __syncthreads();
-  const double lower = s.state.lower, upper = s.state.upper, shift = s.state.shift;
+  const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
+  const double shift = s.state.shift;
   double kept = 0, sum = 0, squares = 0;
   for_each_value(values, n, [&](float x) {
     if (!(x > lower && x < upper)) return;
@@ -122,7 +130,7 @@ __device__ void refine(const float* __restrict__ values, unsigned n, int pass, P
   __syncthreads();
   const unsigned shift = pass == 1 ? 10 : 0, above = pass == 1 ? 21 : 10, digits = pass == 1 ? 2047 : 1023;
   const unsigned first = s.state.prefix[0], second = s.state.prefix[1];
-  const double lower = s.state.lower, upper = s.state.upper;
+  const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
   for_each_value(values, n, [&](float x) {
     if (!(x > lower && x < upper)) return;
     const unsigned key = float_key(x), prefix = key >> above, digit = (key >> shift) & digits;
@@ -227,6 +235,7 @@ __device__ void select_digit(const unsigned* buffer, int pass, double kappa, Per
 
 // The whole clip. `partials` holds 3 doubles per block, `histograms` three
 // buffers of kPersistentHistogram words; neither needs to start at zero.
+// __launch_bounds__: at most 32 registers a thread, so that two blocks fit on an SM.
 __global__ void __launch_bounds__(kPersistentThreads, 2)
     clip_persistent(const float* __restrict__ values, unsigned n, double kappa, double* partials,
                     unsigned* histograms, std::uint8_t* __restrict__ mask, double* statistics) {
@@ -259,7 +268,7 @@ __global__ void __launch_bounds__(kPersistentThreads, 2)
     }
   }
 
-  const double lower = s.state.lower, upper = s.state.upper;
+  const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
   for (unsigned i = blockIdx.x * kPersistentThreads + threadIdx.x; i < n; i += gridDim.x * kPersistentThreads) {
     const float x = values[i];
     mask[i] = x > lower && x < upper;
