@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Oclgrind's race detector, both ways (issue 21): the solutions' OpenCL
+# histogram and vector_add kernels are reported clean, and the histogram
+# kernel with its local atomic replaced by a plain increment (the mistake
+# PoCL lets through) is reported as a data race on that line.
+#
+#   test_race_check.sh SOURCE_DIR LADDER
+set -uo pipefail
+source_dir=$1
+export LADDER=$2
+command -v oclgrind >/dev/null || { echo "skipped: oclgrind is not installed"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+for exercise in histogram vector_add; do
+  if "$source_dir/scripts/race_check.sh" "$exercise" >"$work/$exercise.txt" 2>&1; then
+    echo "ok: $exercise's OpenCL rungs are clean"
+  else
+    echo "FAILED: $exercise's OpenCL rungs:"; cat "$work/$exercise.txt"; failures=$((failures + 1))
+  fi
+done
+
+# The racy kernel, through LADDER_KERNEL_DIR (which overrides the embedded source).
+mkdir -p "$work/kernels/histogram"
+sed 's/atomic_inc(&local_counts\[values\[i\]\])/local_counts[values[i]]++/' \
+  "$source_dir/kernels/histogram/histogram.cl" >"$work/kernels/histogram/histogram.cl"
+if cmp -s "$source_dir/kernels/histogram/histogram.cl" "$work/kernels/histogram/histogram.cl"; then
+  echo "FAILED: the histogram kernel no longer has the atomic_inc this test removes"; exit 1
+fi
+LADDER_KERNEL_DIR="$work/kernels" "$source_dir/scripts/race_check.sh" histogram >"$work/racy.txt" 2>&1
+status=$?
+if [ $status = 1 ] && grep -q "data race at local memory" "$work/racy.txt" && grep -q "local_counts\[values\[i\]\]++" "$work/racy.txt"; then
+  echo "ok: the increment without an atomic is reported as a race on its line"
+else
+  echo "FAILED: the racy histogram kernel (exit $status):"; cat "$work/racy.txt"; failures=$((failures + 1))
+fi
+exit $(( failures == 0 ? 0 : 1 ))
