@@ -26,7 +26,7 @@ class Primes final : public Problem {
     return {{"n", "flags for the numbers 0 <= k < n", 0, kMaxN, true, false}};
   }
   std::vector<SizePreset> sizes() const override {
-    return {{"tiny", {{"n", "100003"}}}, {"workshop", {{"n", "100000"}}}, {"large", {{"n", "100000000"}}}};
+    return {{"tiny", {{"n", "10007"}}}, {"workshop", {{"n", "100000"}}}, {"large", {{"n", "100000000"}}}};
   }
   std::vector<InputSpec> inputs() const override { return {}; }
   std::vector<Params> check_cases() const override {
