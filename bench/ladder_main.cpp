@@ -547,9 +547,13 @@ int command_check(const Arguments& args) {
         failure = error.what();
       }
       if (!failure.empty()) {
-        std::string where;
-        for (const auto& [key, value] : params.values()) where += " " + key + "=" + value;
-        failure = "case" + where + ": " + failure;
+        // The case and its seed, and the run that shows the same input again.
+        std::string where, again;
+        for (const auto& [key, value] : params.values()) where += " " + key + "=" + value, again += " --param " + key + "=" + value;
+        const std::string seed = std::to_string(i + 1);
+        failure = "case" + where + " seed=" + seed + ": " + failure + " (again: ladder run " + problem->name() +
+                  " --variants " + rung + (track == kExercisesTrack ? " --track exercises" : "") + again +
+                  " --seed " + seed + ")";
       }
     }
     if (!not_implemented.empty()) {

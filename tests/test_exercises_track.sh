@@ -56,6 +56,9 @@ expect "the solution's serial.cpp in the slot passes, with its time beside the s
   "^  serial +pass .*tiny: .* \(solution: " "$work/copy.txt"
 expect "an off-by-one in openmp's loop fails, naming the first wrong element" \
   "^  openmp +FAIL .*index [0-9]+: expected .*, got " "$work/copy.txt"
+expect "the failure names the case's seed and the run that shows it again" \
+  "FAIL case n=[0-9]+ seed=[0-9]+: .*\\(again: ladder run vector_add --variants openmp --track exercises --param n=[0-9]+ --seed [0-9]+\\)" \
+  "$work/copy.txt"
 if grep -q "^  opencl .*skipped" "$work/copy.txt"; then
   echo "skipped: no OpenCL device for the edited kernel"
 else

@@ -229,7 +229,7 @@ TEST(KappaSigmaTest, Float64ImagesAreRoundedToFloat32) {
   EXPECT_EQ(inputs.at("image").view<float>()[2], 1e-3f);
 }
 
-TEST(KappaSigmaTest, CheckAllowsOnePixelInAMillionAndNamesTheFirstFailure) {
+TEST(KappaSigmaTest, CheckAllowsOnePixelInAMillionAndNamesEveryFailingStatistic) {
   auto problem = make_problem("kappa_sigma");
   Params params = problem->resolve("tiny", clip_params("100", "100", "noise"));
   Arrays inputs = problem->generate(params, 1);
@@ -258,6 +258,12 @@ TEST(KappaSigmaTest, CheckAllowsOnePixelInAMillionAndNamesTheFirstFailure) {
   result = problem->check(got, expected);
   EXPECT_FALSE(result.ok);
   EXPECT_NE(result.detail.find("statistics iterations"), std::string::npos) << result.detail;
+
+  // Two wrong: both named, in the output's order.
+  got.at("statistics").view<double>()[5] -= 1;
+  result = problem->check(got, expected);
+  EXPECT_NE(result.detail.find("statistics iterations: expected"), std::string::npos) << result.detail;
+  EXPECT_NE(result.detail.find("; lower: expected"), std::string::npos) << result.detail;
 
   got = expected;  // the median near zero: 1e-8 absolute is enough
   got.at("statistics").view<double>()[1] += 5e-9;

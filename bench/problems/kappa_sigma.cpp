@@ -215,7 +215,7 @@ class KappaSigma final : public Problem {
     std::size_t mismatches = 0, first = 0;
     for (std::size_t i = 0; i < n; ++i)
       if ((mask[i] != 0) != (want_mask[i] != 0) && mismatches++ == 0) first = i;
-    // The first statistic out of tolerance, in the output's order.
+    // Every statistic out of tolerance, in the output's order.
     std::string failing;
     double worst_relative = 0;
     for (std::size_t k = 0; k < kStatistics; ++k) {
@@ -232,8 +232,9 @@ class KappaSigma final : public Problem {
         ok = difference <= std::max(kRelativeTolerance * std::abs(b), kAbsoluteFloor);
         if (b != 0) worst_relative = std::max(worst_relative, difference / std::abs(b));
       }
-      if (!ok && failing.empty())
-        failing = std::string(kStatisticNames[k]) + ": expected " + number_text(b) + ", got " + number_text(a);
+      if (!ok)
+        failing += std::string(failing.empty() ? "" : "; ") + kStatisticNames[k] + ": expected " + number_text(b) +
+                   ", got " + number_text(a);
     }
     result.ok = mismatches <= allowed && failing.empty();
     result.figures = {{"comparison", "kept mask and statistics"},
