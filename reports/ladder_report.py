@@ -156,55 +156,69 @@ def spread(row):
     return text + (" (high)" if row.get("high_spread") else "")
 
 
-def markdown_tables(results, rows):
+def introduction(results):
     context = results["context"]
     load = context.get("readings", {}).get("load_average_before")
-    lines = ["# hpc-ladder results", "",
-             f"Run {context['time']} on {context['host']['cpu_model']}"
-             f" ({context['host_memory']} host memory"
-             + (f"; load average {load[0]:.2f} on {context['host']['hardware_threads']} hardware threads as it started"
-                if load else "") + "). Times are medians; min – max is the range of the samples;"
-             " *replicates* is the spread between replicate runs ((max − min) / median of their medians, compute /"
-             " transfer-inclusive; `ladder run --replicates N`), what a rerun on this machine would see;"
-             " speed-ups are compute / transfer-inclusive; *vs best CPU* is against the fastest CPU entry of the"
-             " same run, rung or peer.", ""]
+    return (f"Run {context['time']} on {context['host']['cpu_model']}"
+            f" ({context['host_memory']} host memory"
+            + (f"; load average {load[0]:.2f} on {context['host']['hardware_threads']} hardware threads as it started"
+               if load else "") + "). Times are medians; min – max is the range of the samples;"
+            " *replicates* is the spread between replicate runs ((max − min) / median of their medians, compute /"
+            " transfer-inclusive; `ladder run --replicates N`), what a rerun on this machine would see;"
+            " speed-ups are compute / transfer-inclusive; *vs best CPU* is against the fastest CPU entry of the"
+            " same run, rung or peer.")
+
+
+def entry_table(entry, rows):
+    """The markdown table of one exercise run (its rungs, then its peers), with its best CPU entry above."""
+    best = entry.get("best_cpu")
+    lines = []
+    if best:
+        lines += [f"Best CPU entry: {best['name']}, {seconds(best['compute_s'])}.", ""]
+    lines += ["| rung | status | compute | min – max | replicates | transfer-incl. | upload | download "
+              "| vs naive | vs serial | vs best CPU | of ceiling |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for row in (r for r in rows if r["exercise"] == entry["exercise"] and r["size"] == entry["size"]
+                and r["parameters"] == " ".join(f"{k}={v}" for k, v in entry["parameters"].items())
+                and r["threads"] == entry.get("threads", "")):
+        if row["status"] != "ok":
+            lines.append(f"| {row['rung']} | **{row['status']}** | {row['reason']} | | | | | | | | | |")
+            continue
+        if row["backend"] == "peer":
+            lines.append(f"| {row['rung']} | ok ({row['device']}) | {seconds(row['compute_median_s'])} "
+                         f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | {spread(row)} "
+                         "| | | | | | | |")
+            continue
+        # A host rung copies nothing: its upload and download are no-ops, not figures.
+        copies = row["device"] != "" and row["backend"] in ("cuda", "opencl")
+        lines.append(
+            f"| {row['rung']} | ok | {seconds(row['compute_median_s'])} "
+            f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | {spread(row)} "
+            f"| {seconds(row['transfer_median_s'])} "
+            f"| {seconds(row['upload_median_s']) if copies else '-'} "
+            f"| {seconds(row['download_median_s']) if copies else '-'} "
+            f"| {ratio(row['speedup_vs_naive_compute'])} / {ratio(row['speedup_vs_naive_transfer'])} "
+            f"| {ratio(row['speedup_vs_serial_compute'])} / {ratio(row['speedup_vs_serial_transfer'])} "
+            f"| {ratio(row['speedup_vs_best_cpu_compute'])} / {ratio(row['speedup_vs_best_cpu_transfer'])} "
+            f"| {percent(row['fraction_of_ceiling_compute'])} |")
+    return lines
+
+
+def markdown_tables(results, rows):
+    lines = ["# hpc-ladder results", "", introduction(results), ""]
     for entry in results["results"]:
-        best = entry.get("best_cpu")
-        lines += [f"## {run_title(entry)}", ""]
-        if best:
-            lines += [f"Best CPU entry: {best['name']}, {seconds(best['compute_s'])}.", ""]
-        lines += ["| rung | status | compute | min – max | replicates | transfer-incl. | upload | download "
-                  "| vs naive | vs serial | vs best CPU | of ceiling |",
-                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-        for row in (r for r in rows if r["exercise"] == entry["exercise"] and r["size"] == entry["size"]
-                    and r["parameters"] == " ".join(f"{k}={v}" for k, v in entry["parameters"].items())
-                    and r["threads"] == entry.get("threads", "")):
-            if row["status"] != "ok":
-                lines.append(f"| {row['rung']} | **{row['status']}** | {row['reason']} | | | | | | | | | |")
-                continue
-            if row["backend"] == "peer":
-                lines.append(f"| {row['rung']} | ok ({row['device']}) | {seconds(row['compute_median_s'])} "
-                             f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | {spread(row)} "
-                             "| | | | | | | |")
-                continue
-            lines.append(
-                f"| {row['rung']} | ok | {seconds(row['compute_median_s'])} "
-                f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | {spread(row)} "
-                f"| {seconds(row['transfer_median_s'])} | {seconds(row['upload_median_s'])} "
-                f"| {seconds(row['download_median_s'])} "
-                f"| {ratio(row['speedup_vs_naive_compute'])} / {ratio(row['speedup_vs_naive_transfer'])} "
-                f"| {ratio(row['speedup_vs_serial_compute'])} / {ratio(row['speedup_vs_serial_transfer'])} "
-                f"| {ratio(row['speedup_vs_best_cpu_compute'])} / {ratio(row['speedup_vs_best_cpu_transfer'])} "
-                f"| {percent(row['fraction_of_ceiling_compute'])} |")
-        lines.append("")
+        lines += [f"## {run_title(entry)}", ""] + entry_table(entry, rows) + [""]
     return "\n".join(lines)
 
 
 def log_axis(axis, which="y"):
-    """Log scale labelled at 1, 2 and 5 of every decade (0.5, 1, 2, 5, 10, ...), not only at powers of ten."""
+    """Log scale labelled at 1, 2 and 5 of every decade (0.5, 1, 2, 5, 10, ...), not only at powers of ten;
+    at powers of ten only where the axis spans more than three decades (labels would crowd)."""
     getattr(axis, f"set_{which}scale")("log")
     target = axis.yaxis if which == "y" else axis.xaxis
-    target.set_major_locator(ticker.LogLocator(base=10, subs=(1, 2, 5)))
+    low, high = (axis.get_ylim() if which == "y" else axis.get_xlim())
+    wide = low > 0 and high / low > 1e3
+    target.set_major_locator(ticker.LogLocator(base=10, subs=(1,) if wide else (1, 2, 5), numticks=20))
     target.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
     target.set_minor_formatter(ticker.NullFormatter())
 
@@ -217,45 +231,61 @@ def save(fig, directory, stem, written):
     plt.close(fig)
 
 
+def speedup_text(value):
+    """3 significant digits, in plain digits where they are readable: 44,200 rather than 4.42e+04."""
+    if value >= 100:
+        return f"{float(f'{value:.3g}'):,.0f}"
+    return f"{value:.3g}" if value >= 0.01 else f"{value:.1e}"
+
+
 def speedup_chart(entry, directory, written):
-    """Two panels (against naive, against serial); per rung a compute and a transfer bar."""
+    """One panel per baseline (naive, serial, the best CPU entry), stacked so that each is as wide as the page;
+    per rung a compute and a transfer bar. Bars start at 1x and grow up for a gain, down for a loss, so that
+    a bar's length is the speed-up whatever the axis's range."""
     rungs = entry["rungs"]
-    baselines = ("naive", "serial") + (("best_cpu",) if entry.get("best_cpu") else ())
-    fig, axes = plt.subplots(1, len(baselines), figsize=(max(8, 1.6 * len(rungs) + 3) * len(baselines) / 2, 4.2),
-                             sharey=True)
+    best = entry.get("best_cpu")
+    serial = next((row for row in rungs if row["rung"] == "serial" and row["status"] == "ok"), None)
+    # The third panel only where it differs from the second: the best CPU entry is not the serial rung.
+    best_is_serial = best and serial and best["name"] == "serial" and \
+        best["end_to_end_s"] == serial["timings"]["transfer"]["median_s"]
+    baselines = ("naive", "serial") + (("best_cpu",) if best and not best_is_serial else ())
+    fig, axes = plt.subplots(len(baselines), 1, figsize=(max(10, 1.3 * len(rungs) + 3), 3.4 * len(baselines)),
+                             squeeze=False)
     width = 0.38
-    for axis, baseline in zip(axes, baselines):
+    for axis, baseline in zip(axes[:, 0], baselines):
         values = [v for row in rungs for v in (figure(row, "speedup", f"vs_{baseline}", "compute"),
                                               figure(row, "speedup", f"vs_{baseline}", "transfer")) if v]
-        low = min(values + [1.0]) / 3
+        low, high = min(values + [1.0]), max(values + [1.0])
+        axis.set_ylim(low / 40, high * 40)  # room for the value labels above and below the bars
         for i, row in enumerate(rungs):
             if row["status"] != "ok":
-                axis.bar(i, 1.0 - low, width=2 * width, bottom=low, color="none", edgecolor=STATUS_COLOURS[row["status"]],
-                         hatch="//", linewidth=1)
-                axis.text(i, low * 1.15, row["status"].replace("_", " "), rotation=90, ha="center", va="bottom",
-                          fontsize=8, color=STATUS_COLOURS[row["status"]])
+                axis.text(i, 1.0, row["status"].replace("_", " "), rotation=90, ha="center", va="center",
+                          fontsize=9, color=STATUS_COLOURS[row["status"]],
+                          bbox={"facecolor": "white", "edgecolor": STATUS_COLOURS[row["status"]], "linestyle": "--"})
                 continue
             for offset, kind in ((-width / 2, "compute"), (width / 2, "transfer")):
                 value = figure(row, "speedup", f"vs_{baseline}", kind)
                 if value is None:
-                    axis.text(i + offset, low * 1.15, "n/a", rotation=90, ha="center", va="bottom", fontsize=7)
+                    axis.text(i + offset, 1.0, "n/a", rotation=90, ha="center", va="center", fontsize=8)
                     continue
-                axis.bar(i + offset, value - low, width=width, bottom=low, color=KIND_COLOURS[kind],
-                         label=kind if i == 0 or not axis.get_legend_handles_labels()[1].count(kind) else None)
-                axis.text(i + offset, value * 1.08, f"{value:.3g}", ha="center", va="bottom", fontsize=7)
+                axis.bar(i + offset, value - 1.0, width=width, bottom=1.0, color=KIND_COLOURS[kind])
+                # Rotated, at the bar's far end: the two bars' labels never overlap.
+                axis.text(i + offset, value * (1.15 if value >= 1 else 1 / 1.15), speedup_text(value), rotation=90,
+                          ha="center", va="bottom" if value >= 1 else "top", fontsize=8)
         axis.axhline(1.0, color="black", linewidth=0.8)
         log_axis(axis)
-        axis.tick_params(labelleft=True)
-        axis.set_xticks(range(len(rungs)), [row["rung"] for row in rungs], rotation=30, ha="right")
-        axis.set_title(f"against {baseline}" if baseline != "best_cpu"
-                       else textwrap.fill(f"against the best CPU entry ({entry['best_cpu']['name']})", 40))
-        axis.set_ylabel("speed-up (×, log scale)")
-        axis.grid(axis="y", which="both", alpha=0.3)
+        axis.set_xticks(range(len(rungs)), [row["rung"] for row in rungs], rotation=20, ha="right", fontsize=10)
+        title = {"naive": "against naive", "serial": "against serial" + (" (also the best CPU entry)" if best_is_serial
+                                                                       else ""),
+                 "best_cpu": f"against the best CPU entry ({best['name']})" if best else ""}[baseline]
+        axis.set_title(title, fontsize=11)
+        axis.set_ylabel("speed-up (×, log)")
+        axis.grid(axis="y", which="major", alpha=0.3)
     handles = [plt.Rectangle((0, 0), 1, 1, color=KIND_COLOURS[k]) for k in ("compute", "transfer")]
-    handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="none", edgecolor="#7f8c8d", hatch="//"))
-    axes[1].legend(handles, ["compute-only", "transfer-inclusive", "skipped / failed"], fontsize=8, loc="upper left")
+    fig.legend(handles, ["compute-only", "transfer-inclusive (copies to and from the device included)"],
+               loc="lower center", ncol=2, fontsize=9, frameon=False)
     fig.suptitle(textwrap.fill(run_title(entry), 100))  # long parameter lists wrap, not widen the figure
-    fig.tight_layout()  # room for a title of two lines above the panels' own
+    fig.tight_layout(rect=(0, 0.04, 1, 1))  # the legend below the panels, never over a bar
     stem = f"{run_label(entry)}-speedup"
     save(fig, directory, stem, written)
     return stem
@@ -288,10 +318,9 @@ def overview_chart(results, directory, written):
             continue
         # The exercise's name, unless the run holds it more than once (a sweep): then its parameters too.
         label = entry["exercise"] if exercises.count(entry["exercise"]) == 1 else run_title(entry)
-        axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label)
-        for row in entry["rungs"]:
-            if row["status"] != "ok":
-                axis.plot(order.index(row["rung"]), 1.0, marker="x", color=STATUS_COLOURS[row["status"]], markersize=9)
+        # Points, not lines: neighbouring rungs of different exercises are not steps of one ladder.
+        axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", linestyle="none", markersize=8,
+                  label=label)
         plotted = True
     if not plotted:
         plt.close(fig)
@@ -299,7 +328,7 @@ def overview_chart(results, directory, written):
     axis.set_xticks(range(len(order)), order, rotation=30, ha="right")
     log_axis(axis)
     axis.set_ylabel("compute-only speed-up over naive (×, log scale)")
-    axis.set_title("Every exercise's ladder (× marks a skipped or failed rung)")
+    axis.set_title("Every exercise's ladder (skipped and failed rungs are left out)")
     axis.grid(which="both", alpha=0.3)
     axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the lines, not over them
     save(fig, directory, "overview", written)
@@ -374,39 +403,59 @@ def scaling_charts(results, directory, written):
         axis.legend(fontsize=8)
         stem = re.sub(r"[^A-Za-z0-9_.=-]", "_", f"scaling-{exercise}-{size}-{key}")
         save(fig, directory, stem, written)
-        stems.append(stem)
+        stems.append((stem, f"{exercise} ({size}): time against {key}"))
     return stems
 
 
-def html_page(results, markdown, chart_stems, directory):
-    """One page, with the SVG charts inline, so it opens anywhere without a network."""
-    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>hpc-ladder report</title>",
-             "<style>body{font-family:sans-serif;max-width:1200px;margin:auto}table{border-collapse:collapse}"
-             "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child{text-align:left}"
-             "svg{max-width:100%;height:auto}</style></head><body>"]
-    for line in markdown.splitlines():
-        if line.startswith("# "):
-            parts.append(f"<h1>{html.escape(line[2:])}</h1>")
-        elif line.startswith("## "):
-            parts.append(f"<h2>{html.escape(line[3:])}</h2>")
-        elif line.startswith("| ---"):
+def markdown_html(lines):
+    """The few markdown forms this report writes (paragraphs, one table) as HTML."""
+    parts, in_table = [], False
+    for line in lines:
+        if line.startswith("| ---"):
             continue
-        elif line.startswith("|"):
+        if line.startswith("|"):
             cells = [html.escape(c.strip().replace("**", "")) for c in line.strip("|").split("|")]
             tag = "th" if cells[0] == "rung" else "td"
+            if not in_table:
+                parts.append("<table>")
+                in_table = True
             parts.append("<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>")
-        elif line:
+            continue
+        if in_table:
+            parts.append("</table>")
+            in_table = False
+        if line:
             parts.append(f"<p>{html.escape(line)}</p>")
-    page = "\n".join(parts)
-    page = page.replace("<tr><th>", "<table><tr><th>").replace("</tr>\n<h2>", "</tr></table>\n<h2>")
-    page += "</table>" if page.rstrip().endswith("</tr>") else ""
-    page += "<h1>Charts</h1>"
-    for stem in chart_stems:
-        svg = (directory / f"{stem}.svg").read_text()
-        svg = svg[svg.index("<svg"):]  # drop the XML prolog inside HTML
-        page += f"<h2>{html.escape(stem)}</h2>\n{svg}\n"
-    page += "</body></html>\n"
-    return page
+    if in_table:
+        parts.append("</table>")
+    return "\n".join(parts)
+
+
+def inline_svg(directory, stem):
+    svg = (directory / f"{stem}.svg").read_text()
+    return svg[svg.index("<svg"):]  # drop the XML prolog inside HTML
+
+
+def html_page(results, rows, speedup_stems, overview_stems, scaling, directory):
+    """One page for a projector: the overview charts first, then each exercise run as its chart and its
+    table, under a heading in words; the SVG charts inline, so that it opens anywhere without a network."""
+    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>hpc-ladder report</title>",
+             "<style>body{font-family:sans-serif;max-width:1400px;margin:auto;font-size:18px}"
+             "table{border-collapse:collapse;font-size:15px}"
+             "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child{text-align:left}"
+             "svg{width:100%;height:auto}</style></head><body>",
+             "<h1>hpc-ladder results</h1>", f"<p>{html.escape(introduction(results))}</p>"]
+    titles = {"overview-vs-best-cpu": "Each exercise's fastest GPU rung against its best CPU entry",
+              "overview": "Every exercise's ladder, against naive"}
+    for stem in overview_stems:
+        parts += [f"<h2>{html.escape(titles.get(stem, stem))}</h2>", inline_svg(directory, stem)]
+    for entry, stem in zip(results["results"], speedup_stems):
+        parts += [f"<h2>{html.escape(run_title(entry))}</h2>", inline_svg(directory, stem),
+                  markdown_html(entry_table(entry, rows))]
+    for stem, title in scaling:
+        parts += [f"<h2>{html.escape(title)}</h2>", inline_svg(directory, stem)]
+    parts.append("</body></html>\n")
+    return "\n".join(parts)
 
 
 def main():
@@ -426,11 +475,11 @@ def main():
     write_csv(rows, directory / "timings.csv")
     markdown = markdown_tables(results, rows)
     (directory / "tables.md").write_text(markdown + "\n")
-    stems = [speedup_chart(entry, directory, written) for entry in results["results"]]
-    overview = overview_chart(results, directory, written)
-    honest = best_cpu_overview_chart(results, directory, written)
-    stems += [stem for stem in (overview, honest) if stem] + scaling_charts(results, directory, written)
-    (directory / "report.html").write_text(html_page(results, markdown, stems, directory))
+    speedups = [speedup_chart(entry, directory, written) for entry in results["results"]]
+    overviews = [stem for stem in (best_cpu_overview_chart(results, directory, written),
+                                   overview_chart(results, directory, written)) if stem]
+    scaling = scaling_charts(results, directory, written)
+    (directory / "report.html").write_text(html_page(results, rows, speedups, overviews, scaling, directory))
     print(f"report: {directory / 'report.html'} ({len(written)} charts, tables.md, timings.csv)")
 
 

@@ -52,6 +52,15 @@ def check_directory(results, out):
     HTMLParser().feed(page)  # raises on markup it cannot read
     check(page.count("<svg") == len(charts), "report.html should hold every chart inline")
     check('src="http' not in page and "<link" not in page, "report.html must not need the network")
+    # For a projector: charts first, each under a heading in words, each run's table after its chart.
+    first_chart, first_table = page.find("<svg"), page.find("<table>")
+    check(0 <= first_chart < first_table, "report.html should open with charts, before any table")
+    check("-speedup</h2>" not in page and "-t16" not in page.split("<svg")[0], "chart headings should be words")
+    for entry in results["results"]:
+        title = entry["exercise"] + " (" + entry["size"] + ":"
+        at = page.find("<h2>" + title)
+        check(at >= 0 and page.find("<svg", at) < page.find("<table>", at),
+              f"report.html: {title}... should have its chart, then its table")
 
     # The CSV holds every row, and its numbers are the JSON's exactly.
     with open(out / "timings.csv") as handle:
