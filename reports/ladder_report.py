@@ -46,7 +46,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import ticker  # noqa: E402
 
 STATUS_COLOURS = {"failed": "#c0392b", "skipped": "#7f8c8d", "not_implemented": "#7f8c8d"}
-KIND_COLOURS = {"compute": "#2c7fb8", "transfer": "#f39c12"}
+KIND_COLOURS = {"compute": "#2c7fb8", "transfer": "#f39c12", "peer": "#95a5a6"}
 
 
 
@@ -231,6 +231,14 @@ def save(fig, directory, stem, written):
     plt.close(fig)
 
 
+def peer_label(name):
+    """A peer's name short enough for a tick label: no argument lists or descriptions, its thread count kept,
+    on two lines."""
+    threads = re.search(r"\((\d+) threads?\)", name)
+    core = re.sub(r" (on|per) .*", "", re.sub(r"\([^)]*\)", "", name)).strip()
+    return textwrap.fill("peer: " + core + (f", {threads.group(1)} thr." if threads else ""), 26)
+
+
 def speedup_text(value):
     """3 significant digits, in plain digits where they are readable: 44,200 rather than 4.42e+04."""
     if value >= 100:
@@ -249,12 +257,24 @@ def speedup_chart(entry, directory, written):
     best_is_serial = best and serial and best["name"] == "serial" and \
         best["end_to_end_s"] == serial["timings"]["transfer"]["median_s"]
     baselines = ("naive", "serial") + (("best_cpu",) if best and not best_is_serial else ())
-    fig, axes = plt.subplots(len(baselines), 1, figsize=(max(10, 1.3 * len(rungs) + 3), 3.4 * len(baselines)),
+    # The library peers of the same run, as one grey compute-only bar each, after the rungs.
+    baseline_s = {name: figure(row, "compute", "median_s") for row in rungs if row["status"] == "ok"
+                  for name in (row["rung"],)}
+    baseline_s["best_cpu"] = best["compute_s"] if best else None
+    peers = [(peer_label(peer["name"]), peer["timings"]["compute"]["median_s"])
+             for peer in entry.get("peers") or [] if peer.get("status") == "ok"
+             and peer["timings"]["compute"]["median_s"] > 0]
+    fastest = min((row for row in rungs if row["status"] == "ok"), key=lambda row: figure(row, "compute", "median_s"),
+                  default=None)
+    fig, axes = plt.subplots(len(baselines), 1,
+                             figsize=(max(10, 1.3 * (len(rungs) + len(peers)) + 3), 3.4 * len(baselines)),
                              squeeze=False)
     width = 0.38
     for axis, baseline in zip(axes[:, 0], baselines):
         values = [v for row in rungs for v in (figure(row, "speedup", f"vs_{baseline}", "compute"),
                                               figure(row, "speedup", f"vs_{baseline}", "transfer")) if v]
+        base = baseline_s.get(baseline)
+        values += [base / peer_s for _, peer_s in peers] if base else []
         low, high = min(values + [1.0]), max(values + [1.0])
         axis.set_ylim(low / 40, high * 40)  # room for the value labels above and below the bars
         for i, row in enumerate(rungs):
@@ -272,9 +292,18 @@ def speedup_chart(entry, directory, written):
                 # Rotated, at the bar's far end: the two bars' labels never overlap.
                 axis.text(i + offset, value * (1.15 if value >= 1 else 1 / 1.15), speedup_text(value), rotation=90,
                           ha="center", va="bottom" if value >= 1 else "top", fontsize=8)
+        for j, (name, peer_s) in enumerate(peers):
+            if not base:
+                continue
+            value = base / peer_s
+            axis.bar(len(rungs) + j, value - 1.0, width=width, bottom=1.0, color=KIND_COLOURS["peer"], hatch="..")
+            axis.text(len(rungs) + j, value * (1.15 if value >= 1 else 1 / 1.15), speedup_text(value), rotation=90,
+                      ha="center", va="bottom" if value >= 1 else "top", fontsize=8)
         axis.axhline(1.0, color="black", linewidth=0.8)
         log_axis(axis)
-        axis.set_xticks(range(len(rungs)), [row["rung"] for row in rungs], rotation=20, ha="right", fontsize=10)
+        # The fastest rung (compute-only) is starred: the answer to "which one wins?".
+        labels = [("★ " if row is fastest else "") + row["rung"] for row in rungs] + [name for name, _ in peers]
+        axis.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=10)
         title = {"naive": "against naive", "serial": "against serial" + (" (also the best CPU entry)" if best_is_serial
                                                                        else ""),
                  "best_cpu": f"against the best CPU entry ({best['name']})" if best else ""}[baseline]
@@ -282,8 +311,12 @@ def speedup_chart(entry, directory, written):
         axis.set_ylabel("speed-up (×, log)")
         axis.grid(axis="y", which="major", alpha=0.3)
     handles = [plt.Rectangle((0, 0), 1, 1, color=KIND_COLOURS[k]) for k in ("compute", "transfer")]
-    fig.legend(handles, ["compute-only", "transfer-inclusive (copies to and from the device included)"],
-               loc="lower center", ncol=2, fontsize=9, frameon=False)
+    names = ["compute-only", "transfer-inclusive (copies to and from the device included)"]
+    if peers:
+        handles.append(plt.Rectangle((0, 0), 1, 1, facecolor=KIND_COLOURS["peer"], hatch=".."))
+        names.append("a library peer on the same input (its own compute time)")
+    fig.legend(handles, names, loc="lower center", ncol=len(names), fontsize=9,
+               frameon=False)
     fig.suptitle(textwrap.fill(run_title(entry), 100))  # long parameter lists wrap, not widen the figure
     fig.tight_layout(rect=(0, 0.04, 1, 1))  # the legend below the panels, never over a bar
     stem = f"{run_label(entry)}-speedup"

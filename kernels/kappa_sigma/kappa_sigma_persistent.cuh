@@ -235,8 +235,15 @@ __device__ void select_digit(const unsigned* buffer, int pass, double kappa, Per
 
 // The whole clip. `partials` holds 3 doubles per block, `histograms` three
 // buffers of kPersistentHistogram words; neither needs to start at zero.
-// __launch_bounds__: at most 32 registers a thread, so that two blocks fit on an SM.
-__global__ void __launch_bounds__(kPersistentThreads, 2)
+// Two blocks of 1024 fit on an SM of 2048 threads (A100, H100, H200) when a
+// thread uses at most 32 registers, which __launch_bounds__ asks of the
+// compiler; other GPUs hold 1024 (Turing) or 1536 threads an SM: one block.
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
+constexpr int kPersistentBlocksPerSm = 2;
+#else
+constexpr int kPersistentBlocksPerSm = 1;
+#endif
+__global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
     clip_persistent(const float* __restrict__ values, unsigned n, double kappa, double* partials,
                     unsigned* histograms, std::uint8_t* __restrict__ mask, double* statistics) {
   const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
