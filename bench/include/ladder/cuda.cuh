@@ -19,8 +19,13 @@
 namespace ladder {
 
 void cuda_check(cudaError_t status, const char* call, const char* file, int line);
-// Checks the launch itself and, in debug builds, waits for the kernel.
+// Checks the launch itself and, in debug builds (no NDEBUG), waits for the
+// kernel, so that a fault inside it is reported at its launch.
+#ifdef NDEBUG
 #define LADDER_CUDA_CHECK_LAUNCH() LADDER_CUDA_CHECK(cudaGetLastError())
+#else
+#define LADDER_CUDA_CHECK_LAUNCH() (LADDER_CUDA_CHECK(cudaGetLastError()), LADDER_CUDA_CHECK(cudaDeviceSynchronize()))
+#endif
 
 // The device the options (or LADDER_CUDA_DEVICE) select; UsageError if absent.
 int select_cuda_device(const RunOptions& options);
