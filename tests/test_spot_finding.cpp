@@ -141,7 +141,12 @@ TEST_P(SpotFindingRungTest, GivesTheReferenceMaskBitForBitOnEveryCase) {
   const std::vector<Params> extra = {stack_params("3", "517", "1030", "diffraction"),
                                      stack_params("5", "129", "200", "stress"),
                                      stack_params("2", "300", "33", "stress", {{"kernel_size", "4"}}),
-                                     stack_params("1", "191", "64", "diffraction", {{"kernel_size", "6"}})};
+                                     stack_params("1", "191", "64", "diffraction", {{"kernel_size", "6"}}),
+                                     // every half-size the sliding kernel compiles (1, 2, 3), on even
+                                     // and odd widths, frames shorter than its 64-row runs and taller
+                                     stack_params("2", "70", "130", "stress", {{"kernel_size", "1"}}),
+                                     stack_params("3", "133", "67", "diffraction", {{"kernel_size", "2"}}),
+                                     stack_params("2", "9", "2", "stress", {{"kernel_size", "2"}})};
   testing::expect_rung_matches_reference("spot_finding", GetParam(), extra);
 }
 
@@ -196,6 +201,7 @@ TEST_P(SpotFindingRungTest, MarksNothingInAFullyMaskedStackAndNothingWhereTheMas
 INSTANTIATE_TEST_SUITE_P(Rungs, SpotFindingRungTest,
                          ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
                                            RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda", true},
+                                           RungCase{"cuda_sliding"}, RungCase{"cuda_sliding", true},
                                            RungCase{"cuda_streams"}, RungCase{"cuda_streams", true}),
                          testing::rung_case_name);
 

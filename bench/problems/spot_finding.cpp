@@ -263,7 +263,7 @@ class SpotFinding final : public Problem {
     return "DIALS' dispersion threshold on a uint16 image stack: signal mask bit for bit, and the spot table";
   }
   std::vector<std::string> rungs() const override {
-    return {"naive", "serial", "openmp", "opencl", "cuda", "cuda_streams"};
+    return {"naive", "serial", "openmp", "opencl", "cuda", "cuda_sliding", "cuda_streams"};
   }
 
   std::vector<ParamSpec> params() const override {

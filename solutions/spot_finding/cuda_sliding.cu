@@ -1,0 +1,82 @@
+// cuda_sliding: the cuda rung's window sums without shared memory
+// (kernels/spot_finding/dispersion_sliding.cuh). A warp walks down a strip of
+// 64 columns: each pixel is loaded once into a register, its row neighbours
+// come from the lanes beside it by warp shuffles, and the last 2k + 1 row
+// sums stay in registers, so the window slides down one row in, one row out.
+// Count and Σv share one 32-bit word, which holds a window of up to 7 × 7:
+// for k > 3 the rung runs the cuda rung's tile kernel instead.
+#include <cmath>
+
+#include "bench/problems/spot_finding.hpp"
+#include "kernels/spot_finding/dispersion.cuh"
+#include "kernels/spot_finding/dispersion_sliding.cuh"
+#include "ladder/cuda.cuh"
+
+namespace ladder {
+namespace {
+
+using spot_finding::Settings;
+
+class CudaSlidingSpotFinding final : public CudaRung {
+ public:
+  explicit CudaSlidingSpotFinding(const RungContext& context)
+      : CudaRung(context), settings_(spot_finding::settings_of(context.params)) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = inputs.at("image").view<std::uint16_t>();
+    mask_ = inputs.at("mask").view<std::uint8_t>();
+    signal_ = outputs.at("signal").view<std::uint8_t>();
+    stack_ = spot_finding::stack_of(inputs.at("image"));
+    d_image_ = DeviceBuffer<std::uint16_t>(image_.size());
+    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
+    d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
+    // sqrt(2 (m - 1)) of a full window, rounded as the device's sqrt rounds it.
+    root_full_ = std::sqrt(2 * (static_cast<double>(settings_.window()) - 1));
+    sliding_ = settings_.kernel_size <= kSlidingMaxK;
+    if (sliding_) {
+      sliding_launch_ = plan_dispersion_sliding(settings_.kernel_size, stack_.frames, stack_.height, stack_.width);
+      test_ = sliding_test_of(settings_);
+    } else {  // the tile kernel, as the cuda rung launches it
+      grid_ = dim3((unsigned(stack_.width) + kTileWidth - 1) / kTileWidth,
+                   (unsigned(stack_.height) + kTileHeight - 1) / kTileHeight, unsigned(stack_.frames));
+      shared_bytes_ = dispersion_shared_bytes(settings_.kernel_size);
+    }
+  }
+
+  void upload() override {
+    copy_to_device(d_image_, image_);
+    copy_to_device(d_mask_, mask_);
+  }
+
+  void compute() override {
+    if (sliding_)
+      launch_dispersion_sliding(settings_.kernel_size, sliding_launch_, stream(), d_image_.data(), d_mask_.data(),
+                                d_signal_.data(), int(stack_.height), int(stack_.width), test_);
+    else
+      launch_dispersion_mask(grid_, shared_bytes_, stream(), d_image_.data(), d_mask_.data(), d_signal_.data(),
+                             int(stack_.height), int(stack_.width), settings_, root_full_);
+    LADDER_CUDA_CHECK_LAUNCH();
+  }
+
+  void download() override { copy_to_host(signal_, d_signal_); }
+
+ private:
+  Settings settings_;
+  std::span<const std::uint16_t> image_;
+  std::span<const std::uint8_t> mask_;
+  std::span<std::uint8_t> signal_;
+  spot_finding::Stack stack_;
+  DeviceBuffer<std::uint16_t> d_image_;
+  DeviceBuffer<std::uint8_t> d_mask_;
+  DeviceBuffer<std::uint8_t> d_signal_;
+  bool sliding_ = true;
+  SlidingLaunch sliding_launch_;
+  dim3 grid_;  // the tile kernel's
+  std::size_t shared_bytes_ = 0;
+  SlidingTest test_;
+  double root_full_ = 0;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(spot_finding, cuda_sliding, Backend::cuda, CudaSlidingSpotFinding);
+}  // namespace ladder
