@@ -113,6 +113,23 @@ with tempfile.TemporaryDirectory() as directory:
     check("peer: numpy" in (d / "fresh" / "tables.md").read_text(), "tables.md should show the peers")
     check(any((d / "fresh").glob("scaling-vector_add-tiny-n.png")), "the sweep over n should give a scaling chart")
 
+    # primesieve, where its library is installed: the count, and the flags by the library's route,
+    # both checked against the serial rung's flags.
+    import ctypes.util
+    primes = d / "primes.json"
+    run = subprocess.run([ladder, "run", "primes", "--size", "tiny", "--variants", "serial", "--min-time", "0.005",
+                          "--repetitions", "3", "--out", str(primes)], capture_output=True, text=True)
+    check(run.returncode == 0, f"ladder run primes: {run.stderr}")
+    peers = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "reports" / "peers.py"), str(primes),
+                            "--ladder", ladder, "--min-time", "0.01"], capture_output=True, text=True)
+    check(peers.returncode == 0, f"peers.py primes: {peers.stderr}")
+    rows = {p["name"]: p for p in json.loads(primes.read_text())["results"][0]["peers"]}
+    check(len(rows) == 2 and all(n.startswith("primesieve") for n in rows), f"two primesieve peers: {list(rows)}")
+    installed = ctypes.util.find_library("primesieve") is not None
+    for name, row in rows.items():
+        want = "ok" if installed else "skipped"
+        check(row["status"] == want, f"{name}: {row['status']}, expected {want} ({row.get('check') or row.get('reason')})")
+
     # The honest column: every ok rung against the fastest CPU entry of its run, rung or peer.
     sys.path.insert(0, str(Path(__file__).parent.parent / "reports"))
     from ladder_results import add_vs_best_cpu, best_cpu
