@@ -487,6 +487,30 @@ def opencv_median_peers(image, k, finish):
                lambda run=run: (host_timer(run), run, compare), threads)
 
 
+def batched_matmul_peers(inputs, parameters):
+    """numpy.matmul and cupy.matmul on the whole batch (both broadcast over the leading axis), judged as the
+    suite judges its rungs: every element within 1e-5 of its scale, sum_k |a_ik| |b_kj| (the reference's
+    `scale`). NumPy loops over the batch and may hand each product to its BLAS; the threads are BLAS's."""
+    a, b = inputs["a"], inputs["b"]
+
+    def compare(got, expected):
+        want, scale = expected["c"].astype(np.float64), expected["scale"]
+        if got.shape != want.shape:
+            return False, f"shape {got.shape}, expected {want.shape}"
+        outside = int(np.count_nonzero(~(np.abs(got.astype(np.float64) - want) <= 1e-5 * scale)))
+        return outside == 0, ("every element within 1e-5 of its scale" if outside == 0 else
+                              f"{outside} elements off by more than 1e-5 of their scale")
+    yield ("numpy np.matmul(a, b)", "cpu",
+           lambda: (host_timer(lambda: np.matmul(a, b)), lambda: np.matmul(a, b), compare))
+    cupy, why = import_cupy()
+    if cupy is None:
+        yield "cupy.matmul(a, b)", "gpu", why
+        return
+    da, db = cupy.asarray(a), cupy.asarray(b)
+    yield ("cupy.matmul(a, b)", "gpu",
+           lambda: (cupy_timer(cupy, lambda: cupy.matmul(da, db)), lambda: cupy.asnumpy(cupy.matmul(da, db)), compare))
+
+
 def compare_arrays(got, want):
     """The default check: the peer's array is the reference, bit for bit."""
     identical = got.shape == want.shape and got.dtype == want.dtype and np.array_equal(got, want)
@@ -498,7 +522,7 @@ def compare_arrays(got, want):
 PEERS = {"vector_add": vector_add_peers, "histogram": histogram_peers, "polygon_mask": polygon_mask_peers,
          "primes": primes_peers, "convolution": convolution_peers, "kappa_sigma": kappa_sigma_peers,
          "labelling": labelling_peers, "spot_finding": spot_finding_peers,
-         "median_filter": median_filter_peers}
+         "median_filter": median_filter_peers, "batched_matmul": batched_matmul_peers}
 
 
 def run_peers(ladder, entry, min_time):

@@ -23,7 +23,7 @@ std::vector<RungEntry>& rung_entries() {
 // docs/exercises.md's order; exercises not listed here follow alphabetically.
 const std::vector<std::string> kExerciseOrder = {"polygon_mask", "vector_add",  "primes",    "histogram",
                                                  "convolution",  "kappa_sigma", "labelling", "spot_finding",
-                                                 "median_filter"};
+                                                 "median_filter", "batched_matmul"};
 
 std::size_t order_of(const std::string& exercise) {
   auto it = std::find(kExerciseOrder.begin(), kExerciseOrder.end(), exercise);
