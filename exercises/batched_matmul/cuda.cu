@@ -1,0 +1,51 @@
+// cuda: one thread per element of c (kernels/batched_matmul.cuh), the whole
+// batch in one grid. The host side is given: buffers, copies, the launch.
+#include "kernels/batched_matmul.cuh"
+#include "ladder/cuda.cuh"
+#include "ladder/error.hpp"
+
+namespace ladder {
+namespace {
+
+class CudaBatchedMatmul final : public CudaRung {
+ public:
+  explicit CudaBatchedMatmul(const RungContext& context) : CudaRung(context) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    a_ = inputs.at("a").view<float>();
+    b_ = inputs.at("b").view<float>();
+    c_ = outputs.at("c").view<float>();
+    const auto& shape = inputs.at("a").shape();
+    m_ = static_cast<unsigned>(shape[1]), n_ = static_cast<unsigned>(shape[2]);
+    p_ = static_cast<unsigned>(inputs.at("b").shape()[2]);
+    d_a_ = DeviceBuffer<float>(a_.size());
+    d_b_ = DeviceBuffer<float>(b_.size());
+    d_c_ = DeviceBuffer<float>(c_.size());
+    blocks_ = static_cast<unsigned>((c_.size() + kThreadsPerBlock - 1) / kThreadsPerBlock);
+    LADDER_TODO("cuda: write the kernel in exercises/batched_matmul/kernels/batched_matmul.cuh, then delete this "
+                "line (in prepare() of exercises/batched_matmul/cuda.cu) and rebuild");
+  }
+
+  void upload() override {
+    copy_to_device(d_a_, a_);
+    copy_to_device(d_b_, b_);
+  }
+  void compute() override {
+    batched_matmul_elements<<<blocks_, kThreadsPerBlock, 0, stream()>>>(d_a_.data(), d_b_.data(), d_c_.data(), m_,
+                                                                        n_, p_, static_cast<unsigned>(c_.size()));
+    LADDER_CUDA_CHECK_LAUNCH();
+  }
+  void download() override { copy_to_host(c_, d_c_); }
+
+ private:
+  static constexpr int kThreadsPerBlock = 256;
+  std::span<const float> a_, b_;
+  std::span<float> c_;
+  unsigned m_ = 0, n_ = 0, p_ = 0;
+  DeviceBuffer<float> d_a_, d_b_, d_c_;
+  unsigned blocks_ = 1;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(batched_matmul, cuda, Backend::cuda, CudaBatchedMatmul);
+}  // namespace ladder

@@ -1,0 +1,37 @@
+// openmp: your serial products with the batch shared among the threads
+// (task sheet, step 2). The pairs are independent and all cost the same.
+#include "ladder/error.hpp"
+#include "ladder/registry.hpp"
+
+namespace ladder {
+namespace {
+
+class OpenMpBatchedMatmul final : public HostRung {
+ public:
+  explicit OpenMpBatchedMatmul(const RungContext&) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    a_ = inputs.at("a").view<float>().data();  // [batch][m][n]
+    b_ = inputs.at("b").view<float>().data();  // [batch][n][p]
+    c_ = outputs.at("c").view<float>().data();  // [batch][m][p]
+    const auto& a = inputs.at("a").shape();
+    batch_ = a[0], m_ = a[1], n_ = a[2], p_ = inputs.at("b").shape()[2];
+  }
+
+  void compute() override {
+    // TODO: the loop over the batch, shared among the threads with one
+    // OpenMP pragma; inside it, your serial products.
+    LADDER_TODO("openmp: share the batch among the threads in compute() of exercises/batched_matmul/openmp.cpp, "
+                "then delete this line");
+  }
+
+ private:
+  const float* a_ = nullptr;
+  const float* b_ = nullptr;
+  float* c_ = nullptr;
+  std::size_t batch_ = 0, m_ = 0, n_ = 0, p_ = 0;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(batched_matmul, openmp, Backend::openmp, OpenMpBatchedMatmul);
+}  // namespace ladder
