@@ -1,6 +1,7 @@
-// opencl: one work-item per element of c (kernels/batched_matmul/
-// batched_matmul.cl), the whole batch in one NDRange: the slides' core
-// function applied to every (pair, i, j) at once.
+// opencl: the cuda rung's two kernels in OpenCL (kernels/batched_matmul/
+// batched_matmul.cl): one work-item per element of c for tiny pairs, the
+// whole batch in one NDRange; a work-group per pair with both matrices in
+// local memory once a pair has 64 outputs or more.
 #include "ladder/opencl.hpp"
 
 namespace ladder {
@@ -18,24 +19,42 @@ class OpenClBatchedMatmul final : public OpenClRung {
     d_a_ = ClBuffer<float>(context(), CL_MEM_READ_ONLY, a_.size());
     d_b_ = ClBuffer<float>(context(), CL_MEM_READ_ONLY, b_.size());
     d_c_ = ClBuffer<float>(context(), CL_MEM_WRITE_ONLY, c_.size());
-    kernel_ = build_kernel("batched_matmul/batched_matmul.cl", "batched_matmul");
-    set_arguments(kernel_, d_a_.get(), d_b_.get(), d_c_.get(), static_cast<cl_uint>(a[1]), static_cast<cl_uint>(a[2]),
-                  static_cast<cl_uint>(inputs.at("b").shape()[2]), static_cast<cl_uint>(c_.size()));
+    const auto m = static_cast<cl_uint>(a[1]), n = static_cast<cl_uint>(a[2]);
+    const auto p = static_cast<cl_uint>(inputs.at("b").shape()[2]);
+    pairs_ = a[0];
+    tiles_ = std::size_t{m} * p >= kTilesFromOutputs;
+    if (tiles_) {
+      kernel_ = build_kernel("batched_matmul/batched_matmul.cl", "batched_matmul_tiles");
+      set_arguments(kernel_, d_a_.get(), d_b_.get(), d_c_.get(), m, n, p);
+      // The last argument is local memory: a size and no value.
+      LADDER_CL_CHECK(clSetKernelArg(kernel_, 6, (std::size_t{m} * n + std::size_t{n} * p) * sizeof(float), nullptr));
+    } else {
+      kernel_ = build_kernel("batched_matmul/batched_matmul.cl", "batched_matmul");
+      set_arguments(kernel_, d_a_.get(), d_b_.get(), d_c_.get(), m, n, p, static_cast<cl_uint>(c_.size()));
+    }
   }
 
   void upload() override {
     write(d_a_, a_);
     write(d_b_, b_);
   }
-  void compute() override { enqueue(kernel_, c_.size(), kWorkGroupSize); }
+  void compute() override {
+    if (tiles_)
+      enqueue(kernel_, pairs_ * kWorkGroupSize, kWorkGroupSize);  // a group per pair
+    else
+      enqueue(kernel_, c_.size(), kWorkGroupSize);
+  }
   void download() override { read(c_, d_c_); }
 
  private:
   static constexpr std::size_t kWorkGroupSize = 256;
+  static constexpr std::size_t kTilesFromOutputs = 64;  // m p at and above which a pair gets a group
   std::span<const float> a_, b_;
   std::span<float> c_;
   ClBuffer<float> d_a_, d_b_, d_c_;
   cl_kernel kernel_ = nullptr;
+  std::size_t pairs_ = 0;
+  bool tiles_ = false;
 };
 
 }  // namespace
