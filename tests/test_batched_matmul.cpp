@@ -22,13 +22,16 @@ Params shape(const std::string& batch, const std::string& m, const std::string& 
 class BatchedMatmulRungTest : public ::testing::TestWithParam<RungCase> {};
 
 TEST_P(BatchedMatmulRungTest, MatchesTheReferenceOnAwkwardBatchesAndShapes) {
-  // Beyond the check cases: either side of the cuda rung's switch between
-  // its kernels (m p = 63, 64), a batch over 16 that is no multiple of 16
-  // (the host rungs' groups), tall and wide pairs.
+  // Beyond the check cases: either side of the GPU rungs' switches between
+  // their kernels (m p = 63, 64; 1023, 1089 with sides that are no
+  // multiple of the 4 × 4 register tile), a batch over 16 that is no
+  // multiple of 16 (the host rungs' groups), tall and wide pairs.
   testing::expect_rung_matches_reference("batched_matmul", GetParam(),
                                          {shape("37", "7", "9", "9"), shape("29", "8", "3", "8"),
                                           shape("100003", "2", "4", "5"), shape("3", "64", "17", "1"),
-                                          shape("5", "1", "64", "64"), shape("19", "8", "8", "8")});
+                                          shape("5", "1", "64", "64"), shape("19", "8", "8", "8"),
+                                          shape("7", "33", "9", "31"), shape("5", "33", "13", "33"),
+                                          shape("3", "61", "5", "63")});
 }
 
 INSTANTIATE_TEST_SUITE_P(Rungs, BatchedMatmulRungTest,
