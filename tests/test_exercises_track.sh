@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The participant track's checker, both ways (issue 9):
+# The participant track's checker, both ways (issue 9), and its layering:
+#  0. nothing in exercises/ includes a file from solutions/;
 #  1. every skeleton in exercises/ builds into `ladder`, its naive rung
 #     passes and its TODO rungs report "not implemented", never pass/fail;
 #  2. in a copy of exercises/, with the solution's serial.cpp and OpenCL
@@ -18,6 +19,14 @@ expect() {  # expect DESCRIPTION PATTERN FILE
 refuse() {  # refuse DESCRIPTION PATTERN FILE
   if grep -Eq -- "$2" "$3"; then echo "FAILED: $1 (/$2/ in:)"; cat "$3"; failures=$((failures + 1)); else echo "ok: $1"; fi
 }
+
+# 0. The participant's track never reaches into the answers: what both
+#    tracks build lives in given/.
+if grep -rn '#include "solutions/' "$source_dir/exercises" >"$work/reaches.txt"; then
+  echo "FAILED: exercises/ includes from solutions/:"; cat "$work/reaches.txt"; failures=$((failures + 1))
+else
+  echo "ok: nothing in exercises/ includes from solutions/"
+fi
 
 # 1. The skeletons as shipped.
 for folder in "$source_dir"/exercises/*/; do

@@ -8,7 +8,7 @@
 #include "kernels/kappa_sigma.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
-#include "solutions/kappa_sigma/clip.hpp"
+#include "given/kappa_sigma/clip.hpp"
 
 namespace ladder {
 namespace {

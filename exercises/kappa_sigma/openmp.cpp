@@ -9,7 +9,7 @@
 
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
-#include "solutions/kappa_sigma/clip.hpp"
+#include "given/kappa_sigma/clip.hpp"
 
 namespace ladder {
 namespace {

@@ -5,7 +5,7 @@
 #include "kernels/labelling.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
-#include "solutions/labelling/connectivity.hpp"
+#include "given/labelling/connectivity.hpp"
 
 namespace ladder {
 namespace {

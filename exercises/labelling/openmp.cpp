@@ -7,7 +7,7 @@
 
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
-#include "solutions/labelling/connectivity.hpp"
+#include "given/labelling/connectivity.hpp"
 
 namespace ladder {
 namespace {

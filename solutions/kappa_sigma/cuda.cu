@@ -12,7 +12,7 @@
 
 #include "kernels/kappa_sigma/kappa_sigma.cuh"
 #include "ladder/cuda.cuh"
-#include "solutions/kappa_sigma/clip.hpp"
+#include "given/kappa_sigma/clip.hpp"
 
 namespace ladder {
 namespace {

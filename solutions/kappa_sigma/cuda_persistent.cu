@@ -11,7 +11,7 @@
 
 #include "kernels/kappa_sigma/kappa_sigma_persistent.cuh"
 #include "ladder/cuda.cuh"
-#include "solutions/kappa_sigma/clip.hpp"
+#include "given/kappa_sigma/clip.hpp"
 
 namespace ladder {
 namespace {

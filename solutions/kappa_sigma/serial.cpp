@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ladder/registry.hpp"
-#include "solutions/kappa_sigma/clip.hpp"
+#include "given/kappa_sigma/clip.hpp"
 
 namespace ladder {
 namespace {

@@ -5,7 +5,7 @@
 // (atomicMin). Each component's root is then its first pixel in raster
 // order, and scipy's numbering is a prefix sum over the root flags: the
 // numbering is done on the device too, not handed back to the host.
-#include "connectivity.hpp"
+#include "given/labelling/connectivity.hpp"
 #include "kernels/labelling/labelling.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"

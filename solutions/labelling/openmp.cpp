@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "connectivity.hpp"
+#include "given/labelling/connectivity.hpp"
 #include "ladder/registry.hpp"
 #include "two_pass.hpp"
 

@@ -6,7 +6,7 @@
 // over the image, no stack, no jumping about.
 #include <vector>
 
-#include "connectivity.hpp"
+#include "given/labelling/connectivity.hpp"
 #include "ladder/registry.hpp"
 #include "two_pass.hpp"
 

@@ -1,6 +1,9 @@
 // naive: the slides' core function, "(m,n),(n,p)->(m,p)", called on one
 // pair of matrices after the other: for each element of c, the dot product
 // of a row of a and a column of b. The column is read with a stride of p.
+//
+// Given to both tracks: the participant's track builds this file too, so
+// that there is always a working rung to compare against.
 #include "ladder/registry.hpp"
 
 namespace ladder {

@@ -1,6 +1,13 @@
 // opencl: privatisation on the device. Each work-group counts into its own
 // histogram in local memory (kernels/histogram/histogram.cl), then adds it
 // to the global counts: 256 global atomics per group, not one per value.
+//
+// Given to both tracks (given/histogram/): the participant's track builds
+// the kernels from exercises/histogram/kernels/histogram.cl, where the
+// participant writes histogram_local: the host launches a few work-groups
+// per compute unit, histogram_zero (given) and then histogram_local. The
+// kernel file is read at run time: rerun `ladder check` after editing it,
+// without rebuilding.
 #include "ladder/opencl.hpp"
 
 namespace ladder {

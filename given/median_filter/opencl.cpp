@@ -4,6 +4,15 @@
 // window reads come from local memory and only the copy deals with the
 // borders; k and the pixel type are build options, so the selection's
 // buffer has a fixed size the compiler can keep in registers.
+//
+// Given to both tracks (given/median_filter/): the participant's track
+// builds the kernels from exercises/median_filter/kernels/median_filter.cl,
+// where the participant writes median_tiles: the host checks for double
+// precision where the run needs it, builds with the pixel type, k and the
+// tile's side as build options (-DPIXEL, -DWORD, -DK, -DTILE=16) and
+// launches one 16×16 work-group per 16×16 block of every frame. The kernel
+// file is read at run time: rerun `ladder check` after editing it, without
+// rebuilding.
 #include "ladder/opencl.hpp"
 
 #include <string>

@@ -2,6 +2,14 @@
 // (kernels/convolution/convolution.cl). Each work-group loads the padded
 // region its 16×16 outputs read once; the K·L reads per output then come
 // from local memory, and the bounds checks happen only while loading.
+//
+// Given to both tracks (given/convolution/): the participant's track builds
+// the kernels from exercises/convolution/kernels/convolution.cl, where the
+// participant writes convolve_tiles: the host checks that a tile fits in
+// local memory, passes the kernel's size and the tile size as build options
+// and launches one 16×16 work-group per 16×16 block of outputs. The kernel
+// file is read at run time: rerun `ladder check` after editing it, without
+// rebuilding.
 #include "ladder/opencl.hpp"
 
 #include <string>

@@ -1,6 +1,9 @@
 // naive: the loop a newcomer writes, one counter per bin, counts[v]++.
 // When a value repeats, each increment must wait for the previous store to
 // the same counter: on `skewed` data the loop is one long dependency chain.
+//
+// Given to both tracks: the participant's track builds this file too, so
+// that there is always a working rung to compare against.
 #include <algorithm>
 
 #include "ladder/registry.hpp"

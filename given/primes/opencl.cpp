@@ -1,6 +1,13 @@
 // opencl: a segmented sieve in local memory (primes_sieve in
 // kernels/primes/primes.cl). Each work-group sieves a segment of odd numbers
 // in local memory with the base primes <= sqrt(n), then writes its flags out.
+//
+// Given to both tracks (given/primes/): the participant's track builds the
+// kernels from exercises/primes/kernels/primes.cl, where the participant
+// writes primes_sieve: the host finds the base primes, sizes the segment
+// from the device's local memory and launches one work-group per segment.
+// The kernel file is read at run time: rerun `ladder check` after editing
+// it, without rebuilding.
 #include "ladder/opencl.hpp"
 
 #include <algorithm>

@@ -4,6 +4,14 @@
 // local memory: 2(2k+1) additions a pixel, and every global byte read about
 // once. The program is built for the run's k, so the local arrays have
 // fixed sizes. DIALS' test needs double precision (cl_khr_fp64).
+//
+// Given to both tracks (given/spot_finding/): the participant's track builds
+// the kernels from exercises/spot_finding/kernels/dispersion.cl, where the
+// participant writes dispersion_mask: the host checks for double precision,
+// builds for the run's k (-DRADIUS=k, and the tile's size) and launches one
+// work-group of 32 × 8 work-items per 32 × 32 tile of every frame. The
+// kernel file is read at run time: rerun `ladder check` after editing it,
+// without rebuilding.
 #include "ladder/opencl.hpp"
 
 #include <cmath>

@@ -1,6 +1,9 @@
 // naive: the loop a newcomer writes, every element read through a
 // bounds-checked accessor (as Python's or std::vector::at's indexing does).
 // The check can throw inside the loop, so the compiler keeps it scalar.
+//
+// Given to both tracks: the participant's track builds this file too, so
+// that there is always a working rung to compare against.
 #include <stdexcept>
 
 #include "ladder/registry.hpp"

@@ -2,6 +2,9 @@
 // small array, reading across the borders with scipy's reflect rule, sort
 // it, and take the middle element. k² log k² work per pixel, nothing shared
 // between neighbouring pixels.
+//
+// Given to both tracks: the participant's track builds this file too, so
+// that there is always a working rung to compare against.
 #include <algorithm>
 #include <vector>
 

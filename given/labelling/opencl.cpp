@@ -3,11 +3,18 @@
 // memory, joined across their borders with atomic_min in global memory,
 // then the roots counted per chunk, the chunk counts scanned by one
 // work-group, and every pixel numbered by its root's rank.
+//
+// Given to both tracks (given/labelling/): the participant's track builds
+// the kernels from exercises/labelling/kernels/labelling.cl, where the
+// participant writes the first two of the five kernels this host enqueues
+// (label_tiles, merge_tile_borders); the numbering kernels are given. The
+// kernel file is read at run time: rerun `ladder check` after editing it,
+// without rebuilding.
 #include "ladder/opencl.hpp"
 
 #include <algorithm>
 
-#include "connectivity.hpp"
+#include "given/labelling/connectivity.hpp"
 #include "ladder/error.hpp"
 
 namespace ladder {

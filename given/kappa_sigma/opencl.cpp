@@ -6,6 +6,14 @@
 // double, added by one work-group in a fixed order (OpenCL 1.2 has no atomic
 // add for doubles). The host only enqueues: it reads back one flag every
 // few iterations, and nothing else until the end.
+//
+// Given to both tracks (given/kappa_sigma/): the participant's track builds
+// the kernels from exercises/kappa_sigma/kernels/kappa_sigma.cl, where the
+// participant writes the kernels this host enqueues: clip_start, then per
+// iteration clip_survey, clip_select(0), clip_refine(1), clip_select(1),
+// clip_refine(2), clip_select(2), and clip_mask after the loop. The kernel
+// file is read at run time: rerun `ladder check` after editing it, without
+// rebuilding.
 #include "ladder/opencl.hpp"
 
 #include <algorithm>
@@ -14,7 +22,7 @@
 #include <string>
 
 #include "ladder/error.hpp"
-#include "solutions/kappa_sigma/clip.hpp"
+#include "given/kappa_sigma/clip.hpp"
 
 namespace ladder {
 namespace {
