@@ -264,7 +264,7 @@ def fastest_rung(rungs):
                default=None)
 
 
-def bar_label(axis, x, value, text, fontsize=8):
+def bar_label(axis, x, value, text, fontsize=9):
     """A rotated value label a few points past a bar's far end (above for a gain, below for a loss): an offset
     in points stays clear of the bar whatever the log axis's range."""
     up = value >= 1
@@ -306,7 +306,7 @@ def speedup_figure(entry):
     peers = [(peer_label(peer["name"]), peer["timings"]["compute"]["median_s"]) for peer in drawn_peers(entry)]
     fastest = fastest_rung(rungs)
     fig, axes = plt.subplots(len(baselines), 1,
-                             figsize=(max(10, 1.3 * (len(rungs) + len(peers)) + 3), 3.4 * len(baselines)),
+                             figsize=(max(10, 1.3 * (len(rungs) + len(peers)) + 3), 4.0 * len(baselines)),
                              squeeze=False)
     width = 0.38
     for axis, baseline in zip(axes[:, 0], baselines):
@@ -317,7 +317,7 @@ def speedup_figure(entry):
         low, high = min(values + [1.0]), max(values + [1.0])
         # Room for the value labels above and below the bars: the wider the range, the more decades a label's
         # length spans.
-        margin = 10 ** max(1.6, 0.45 * math.log10(high / low))
+        margin = 10 ** max(1.6, 0.55 * math.log10(high / low))
         axis.set_ylim(low / margin, high * margin)
         for i, row in enumerate(rungs):
             if row["status"] != "ok":
@@ -345,17 +345,17 @@ def speedup_figure(entry):
         # The fastest rung (compute-only) is starred: the answer to "which one wins?".
         labels = [("★ " + row["rung"] + " (fastest)" if row is fastest else row["rung"]) for row in rungs] + \
             [name for name, _ in peers]
-        axis.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=10)
+        axis.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=11)
         if fastest:  # bold as well, to stand out from across a room
             axis.get_xticklabels()[rungs.index(fastest)].set_fontweight("bold")
         title = {"naive": "against naive", "serial": "against serial" + (" (also the best CPU entry)" if best_is_serial
                                                                        else ""),
                  "best_cpu": f"against the best CPU entry ({best['name']})" if best else ""}[baseline]
-        axis.set_title(title, fontsize=11)
+        axis.set_title(title, fontsize=12)
         axis.set_ylabel("speed-up (×, log)")
         axis.grid(axis="y", which="major", alpha=0.3)
     legend_below(fig, ["compute-only", "transfer-inclusive (copies to and from the device included)"]
-                 + (["a library peer on the same input (its own compute time)"] if peers else []), fontsize=9)
+                 + (["a library peer on the same input (its own compute time)"] if peers else []), fontsize=11)
     fig.suptitle(textwrap.fill(run_title(entry), 100))  # long parameter lists wrap, not widen the figure
     fig.tight_layout(rect=(0, 0.04, 1, 1))  # the legend below the panels, never over a bar
     return fig
