@@ -672,7 +672,7 @@ def main():
     (directory / "report.html").write_text(html_page(results, rows, speedups, overviews, scaling, directory))
     slides = write_slides(results, directory)
     print(f"report: {directory / 'report.html'} ({len(written)} charts, tables.md, timings.csv); "
-          f"{len(slides)} slides in {directory / 'slides'}")
+          f"{len(slides)} slide{'s' if len(slides) > 1 else ''} in {directory / 'slides'}")
 
 
 if __name__ == "__main__":
