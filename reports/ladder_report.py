@@ -7,17 +7,22 @@ Writes into DIR (default: report/ beside RESULTS.json):
   timings.csv            every row: status, timing statistics, speed-ups, fraction of ceiling
   tables.md              the same as Markdown, one table per exercise run
   <run>-speedup.png/svg  per exercise run: speed-up against naive, serial and the best CPU entry, compute-only
-                         and transfer-inclusive side by side, rungs in ladder order, log scale;
+                         and transfer-inclusive side by side, rungs in ladder order, log scale, the fastest
+                         rung starred; then the library peers that ran, in their own colour;
                          skipped and failed rungs are marked, not dropped
   overview.png/svg       every exercise's ladder on one chart (compute-only speed-up over naive)
   overview-vs-best-cpu.png/svg   each exercise's fastest GPU rung against the fastest CPU entry of the
                          same run, rung or peer (where the run has GPU rungs)
   scaling-<ex>-<param>.png/svg   where the run holds a sweep (--sweep K=...): time against K per rung
   report.html            one self-contained page with all of the above (no network needed)
+  slides/EXERCISE.png    per exercise run, one picture for a projector (1920 x 1080, fonts of 15 pt and
+                         more): each rung's and each peer's time, the fastest starred. Always written, so that
+                         `ladder report` needs no option for them.
 """
 import argparse
 import csv
 import html
+import math
 import re
 import sys
 import textwrap
@@ -46,11 +51,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import ticker  # noqa: E402
 
 STATUS_COLOURS = {"failed": "#c0392b", "skipped": "#7f8c8d", "not_implemented": "#7f8c8d"}
-KIND_COLOURS = {"compute": "#2c7fb8", "transfer": "#f39c12", "peer": "#95a5a6"}
-
-
-
-
+# Peers in purple, hatched: not the grey of the skipped marks, not a rung's blue or orange.
+KIND_COLOURS = {"compute": "#2c7fb8", "transfer": "#f39c12", "peer": "#8e44ad"}
+PEER_HATCH = "//"
 
 
 def run_label(entry):
@@ -189,8 +192,7 @@ def entry_table(entry, rows):
                          f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | {spread(row)} "
                          "| | | | | | | |")
             continue
-        # A host rung copies nothing: its upload and download are no-ops, not figures.
-        copies = row["device"] != "" and row["backend"] in ("cuda", "opencl")
+        copies = copies_data(row)
         lines.append(
             f"| {row['rung']} | ok | {seconds(row['compute_median_s'])} "
             f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | {spread(row)} "
@@ -211,6 +213,13 @@ def markdown_tables(results, rows):
     return "\n".join(lines)
 
 
+def plain_number(value, _position=None):
+    """An axis label in plain digits, as the bars' labels: 100,000 and 0.0001, not 1e+05 and 1e-04."""
+    if value >= 1e3:
+        return f"{value:,.0f}"
+    return f"{value:.12f}".rstrip("0").rstrip(".") if value < 1e-3 else f"{value:g}"
+
+
 def log_axis(axis, which="y"):
     """Log scale labelled at 1, 2 and 5 of every decade (0.5, 1, 2, 5, 10, ...), not only at powers of ten;
     at powers of ten only where the axis spans more than three decades (labels would crowd)."""
@@ -219,7 +228,8 @@ def log_axis(axis, which="y"):
     low, high = (axis.get_ylim() if which == "y" else axis.get_xlim())
     wide = low > 0 and high / low > 1e3
     target.set_major_locator(ticker.LogLocator(base=10, subs=(1,) if wide else (1, 2, 5), numticks=20))
-    target.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
+    # Plain digits (100,000, not 1e+05) as in the bars' labels.
+    target.set_major_formatter(ticker.FuncFormatter(plain_number))
     target.set_minor_formatter(ticker.NullFormatter())
 
 
@@ -236,7 +246,30 @@ def peer_label(name):
     on two lines."""
     threads = re.search(r"\((\d+) threads?\)", name)
     core = re.sub(r" (on|per) .*", "", re.sub(r"\([^)]*\)", "", name)).strip()
-    return textwrap.fill("peer: " + core + (f", {threads.group(1)} thr." if threads else ""), 26)
+    # Whole words only: cupyx.scipy.signal.convolve2d stays on one line.
+    return textwrap.fill("peer: " + core + (f", {threads.group(1)} thr." if threads else ""), 26,
+                         break_long_words=False)
+
+
+def drawn_peers(entry):
+    """The peers a chart draws: those that ran and matched, with a time above the timer's resolution.
+    The others stay in the table, with their reason."""
+    return [peer for peer in entry.get("peers") or []
+            if peer.get("status") == "ok" and peer["timings"]["compute"]["median_s"] > 0]
+
+
+def fastest_rung(rungs):
+    """The rung with the lowest compute-only median among those that ran and passed their check."""
+    return min((row for row in rungs if row["status"] == "ok"), key=lambda row: figure(row, "compute", "median_s"),
+               default=None)
+
+
+def bar_label(axis, x, value, text, fontsize=9):
+    """A rotated value label a few points past a bar's far end (above for a gain, below for a loss): an offset
+    in points stays clear of the bar whatever the log axis's range."""
+    up = value >= 1
+    axis.annotate(text, (x, value), xytext=(0, 3 if up else -3), textcoords="offset points", rotation=90,
+                  ha="center", va="bottom" if up else "top", fontsize=fontsize)
 
 
 def speedup_text(value):
@@ -246,10 +279,20 @@ def speedup_text(value):
     return f"{value:.3g}" if value >= 0.01 else f"{value:.1e}"
 
 
-def speedup_chart(entry, directory, written):
+def legend_below(fig, labels, fontsize):
+    """The key to the bars' colours below the chart, never over a bar: compute, transfer and, where the chart
+    draws peers, a third label for theirs."""
+    handles = [plt.Rectangle((0, 0), 1, 1, facecolor=KIND_COLOURS[kind], edgecolor="white",
+                             hatch=PEER_HATCH if kind == "peer" else None)
+               for kind in ("compute", "transfer", "peer")[:len(labels)]]
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=fontsize, frameon=False)
+
+
+def speedup_figure(entry):
     """One panel per baseline (naive, serial, the best CPU entry), stacked so that each is as wide as the page;
-    per rung a compute and a transfer bar. Bars start at 1x and grow up for a gain, down for a loss, so that
-    a bar's length is the speed-up whatever the axis's range."""
+    per rung a compute and a transfer bar, then per library peer one compute-only bar in its own colour.
+    Bars start at 1x and grow up for a gain, down for a loss, so that a bar's length is the speed-up whatever
+    the axis's range. The fastest rung's label is starred and bold."""
     rungs = entry["rungs"]
     best = entry.get("best_cpu")
     serial = next((row for row in rungs if row["rung"] == "serial" and row["status"] == "ok"), None)
@@ -257,17 +300,13 @@ def speedup_chart(entry, directory, written):
     best_is_serial = best and serial and best["name"] == "serial" and \
         best["end_to_end_s"] == serial["timings"]["transfer"]["median_s"]
     baselines = ("naive", "serial") + (("best_cpu",) if best and not best_is_serial else ())
-    # The library peers of the same run, as one grey compute-only bar each, after the rungs.
     baseline_s = {name: figure(row, "compute", "median_s") for row in rungs if row["status"] == "ok"
                   for name in (row["rung"],)}
     baseline_s["best_cpu"] = best["compute_s"] if best else None
-    peers = [(peer_label(peer["name"]), peer["timings"]["compute"]["median_s"])
-             for peer in entry.get("peers") or [] if peer.get("status") == "ok"
-             and peer["timings"]["compute"]["median_s"] > 0]
-    fastest = min((row for row in rungs if row["status"] == "ok"), key=lambda row: figure(row, "compute", "median_s"),
-                  default=None)
+    peers = [(peer_label(peer["name"]), peer["timings"]["compute"]["median_s"]) for peer in drawn_peers(entry)]
+    fastest = fastest_rung(rungs)
     fig, axes = plt.subplots(len(baselines), 1,
-                             figsize=(max(10, 1.3 * (len(rungs) + len(peers)) + 3), 3.4 * len(baselines)),
+                             figsize=(max(10, 1.3 * (len(rungs) + len(peers)) + 3), 4.0 * len(baselines)),
                              squeeze=False)
     width = 0.38
     for axis, baseline in zip(axes[:, 0], baselines):
@@ -276,7 +315,10 @@ def speedup_chart(entry, directory, written):
         base = baseline_s.get(baseline)
         values += [base / peer_s for _, peer_s in peers] if base else []
         low, high = min(values + [1.0]), max(values + [1.0])
-        axis.set_ylim(low / 40, high * 40)  # room for the value labels above and below the bars
+        # Room for the value labels above and below the bars: the wider the range, the more decades a label's
+        # length spans.
+        margin = 10 ** max(1.6, 0.55 * math.log10(high / low))
+        axis.set_ylim(low / margin, high * margin)
         for i, row in enumerate(rungs):
             if row["status"] != "ok":
                 axis.text(i, 1.0, row["status"].replace("_", " "), rotation=90, ha="center", va="center",
@@ -289,39 +331,154 @@ def speedup_chart(entry, directory, written):
                     axis.text(i + offset, 1.0, "n/a", rotation=90, ha="center", va="center", fontsize=8)
                     continue
                 axis.bar(i + offset, value - 1.0, width=width, bottom=1.0, color=KIND_COLOURS[kind])
-                # Rotated, at the bar's far end: the two bars' labels never overlap.
-                axis.text(i + offset, value * (1.15 if value >= 1 else 1 / 1.15), speedup_text(value), rotation=90,
-                          ha="center", va="bottom" if value >= 1 else "top", fontsize=8)
+                bar_label(axis, i + offset, value, speedup_text(value))  # rotated: neighbours never overlap
         for j, (name, peer_s) in enumerate(peers):
             if not base:
                 continue
             value = base / peer_s
-            axis.bar(len(rungs) + j, value - 1.0, width=width, bottom=1.0, color=KIND_COLOURS["peer"], hatch="..")
-            axis.text(len(rungs) + j, value * (1.15 if value >= 1 else 1 / 1.15), speedup_text(value), rotation=90,
-                      ha="center", va="bottom" if value >= 1 else "top", fontsize=8)
+            axis.bar(len(rungs) + j, value - 1.0, width=width, bottom=1.0, facecolor=KIND_COLOURS["peer"],
+                     edgecolor="white", hatch=PEER_HATCH)
+            bar_label(axis, len(rungs) + j, value, speedup_text(value))
         axis.axhline(1.0, color="black", linewidth=0.8)
+        axis.set_xlim(-0.6, len(rungs) + len(peers) - 0.4)  # the last rung's "skipped" box inside the frame
         log_axis(axis)
         # The fastest rung (compute-only) is starred: the answer to "which one wins?".
-        labels = [("★ " if row is fastest else "") + row["rung"] for row in rungs] + [name for name, _ in peers]
-        axis.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=10)
+        labels = [("★ " + row["rung"] + " (fastest)" if row is fastest else row["rung"]) for row in rungs] + \
+            [name for name, _ in peers]
+        axis.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=11)
+        if fastest:  # bold as well, to stand out from across a room
+            axis.get_xticklabels()[rungs.index(fastest)].set_fontweight("bold")
         title = {"naive": "against naive", "serial": "against serial" + (" (also the best CPU entry)" if best_is_serial
                                                                        else ""),
                  "best_cpu": f"against the best CPU entry ({best['name']})" if best else ""}[baseline]
-        axis.set_title(title, fontsize=11)
+        axis.set_title(title, fontsize=12)
         axis.set_ylabel("speed-up (×, log)")
         axis.grid(axis="y", which="major", alpha=0.3)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=KIND_COLOURS[k]) for k in ("compute", "transfer")]
-    names = ["compute-only", "transfer-inclusive (copies to and from the device included)"]
-    if peers:
-        handles.append(plt.Rectangle((0, 0), 1, 1, facecolor=KIND_COLOURS["peer"], hatch=".."))
-        names.append("a library peer on the same input (its own compute time)")
-    fig.legend(handles, names, loc="lower center", ncol=len(names), fontsize=9,
-               frameon=False)
+    legend_below(fig, ["compute-only", "transfer-inclusive (copies to and from the device included)"]
+                 + (["a library peer on the same input (its own compute time)"] if peers else []), fontsize=11)
     fig.suptitle(textwrap.fill(run_title(entry), 100))  # long parameter lists wrap, not widen the figure
     fig.tight_layout(rect=(0, 0.04, 1, 1))  # the legend below the panels, never over a bar
+    return fig
+
+
+def speedup_chart(entry, directory, written):
     stem = f"{run_label(entry)}-speedup"
-    save(fig, directory, stem, written)
+    save(speedup_figure(entry), directory, stem, written)
     return stem
+
+
+def copies_data(row):
+    """Whether a rung copies its inputs to a device and its outputs back: a host rung's upload and download are
+    no-ops, not figures."""
+    return row.get("device", "") != "" and row["backend"] in ("cuda", "opencl")
+
+
+def exercise_words(exercise):
+    return exercise.replace("_", " ").capitalize()
+
+
+SLIDE_PIXELS = (1920, 1080)
+SLIDE_DPI = 100
+
+
+def slide_figure(entry):
+    """One exercise run for a projector, 1920 x 1080: each rung's compute-only time as a horizontal bar (and its
+    transfer-inclusive time where it copies to a device), then each library peer's in its own colour, the fastest
+    rung starred; rungs that did not run are named with their status. Times, not speed-ups: a room reads
+    "12 ms" at once; the speed-up over serial is written beside each bar."""
+    rungs, peers = entry["rungs"], drawn_peers(entry)
+    fastest = fastest_rung(rungs)
+    serial = next((figure(row, "compute", "median_s") for row in rungs
+                   if row["rung"] == "serial" and row["status"] == "ok"), None)
+    times = [figure(row, "compute", "median_s") for row in rungs if row["status"] == "ok"] + \
+        [figure(row, "transfer", "median_s") for row in rungs if row["status"] == "ok" and copies_data(row)] + \
+        [peer["timings"]["compute"]["median_s"] for peer in peers]
+    times = [t for t in times if t and t > 0]
+    with plt.rc_context({"font.size": 16}):
+        fig, axis = plt.subplots(figsize=(SLIDE_PIXELS[0] / SLIDE_DPI, SLIDE_PIXELS[1] / SLIDE_DPI), dpi=SLIDE_DPI)
+        low, high = (min(times), max(times)) if times else (1e-6, 1.0)
+        # Room on the right for the label past the longest bar ("953 ms, 5.56x slower than serial", some 400 of
+        # the axis's 1,450 pixels): with m decades for it, m = 0.28 (span + margin on the left + m).
+        axis.set_xlim(low / 3, high * 10 ** max(1.0, 0.4 * (math.log10(high / low) + 0.5)))
+        left = low / 3  # bars start at the axis's left edge: log bars have no zero
+
+        def label(y, seconds_taken, text, **style):
+            axis.annotate(text, (seconds_taken, y), xytext=(6, 0), textcoords="offset points", va="center",
+                          fontsize=15, **style)
+
+        def versus_serial(seconds_taken):
+            if not serial or seconds_taken <= 0:
+                return ""
+            factor = serial / seconds_taken  # a slowdown in words: "8x slower", not "0.125x"
+            return f", {speedup_text(factor)}× faster than serial" if factor >= 1 else \
+                f", {speedup_text(1 / factor)}× slower than serial"
+
+        def note(y, text, colour):  # in a row with no bar
+            axis.text(left * 1.2, y, text, va="center", fontsize=15, color=colour, style="italic")
+
+        names = []
+        for y, row in enumerate(rungs):
+            names.append(row["rung"])
+            if row["status"] != "ok":
+                reason = textwrap.shorten(row.get("reason", ""), 90, placeholder=" ...")
+                note(y, f"{row['status'].replace('_', ' ')}: {reason}", STATUS_COLOURS[row["status"]])
+                continue
+            compute_s = figure(row, "compute", "median_s")
+            if compute_s <= 0:  # a log axis has no place for 0
+                note(y, "0 s: below its timer's resolution", "black")
+                continue
+            both = copies_data(row)
+            compute_y = y - 0.2 if both else y
+            axis.barh(compute_y, compute_s - left, left=left, height=0.38, color=KIND_COLOURS["compute"])
+            star = "   ★ fastest" if row is fastest else ""
+            against = "" if row["rung"] == "serial" else versus_serial(compute_s)
+            label(compute_y, compute_s, seconds(compute_s) + against + star,
+                  fontweight="bold" if star else "normal")
+            if both:
+                transfer_s = figure(row, "transfer", "median_s")
+                axis.barh(y + 0.2, transfer_s - left, left=left, height=0.38, color=KIND_COLOURS["transfer"])
+                label(y + 0.2, transfer_s, seconds(transfer_s) + " with the copies")
+        for j, peer in enumerate(peers):
+            y = len(rungs) + j
+            names.append(peer_label(peer["name"]))
+            peer_s = peer["timings"]["compute"]["median_s"]
+            axis.barh(y, peer_s - left, left=left, height=0.38, facecolor=KIND_COLOURS["peer"], edgecolor="white",
+                      hatch=PEER_HATCH)
+            label(y, peer_s, seconds(peer_s) + versus_serial(peer_s))
+        if peers:  # a rule between the ladder and the libraries
+            axis.axhline(len(rungs) - 0.5, color="#555555", linewidth=1, linestyle=":")
+        log_axis(axis, "x")
+        axis.xaxis.set_major_formatter(ticker.FuncFormatter(lambda value, _: seconds(value)))
+        axis.set_yticks(range(len(names)), names)
+        if fastest:
+            axis.get_yticklabels()[rungs.index(fastest)].set_fontweight("bold")
+        axis.set_ylim(len(names) - 0.5, -0.5)  # the ladder top down, as in its README
+        axis.set_xlabel("time, median (log scale; shorter is faster)")
+        axis.grid(axis="x", which="major", alpha=0.3)
+        fig.suptitle(f"{exercise_words(entry['exercise'])}: how long each rung and library takes", fontsize=28,
+                     fontweight="bold")
+        axis.set_title(textwrap.fill(run_title(entry), 120), fontsize=16)  # long parameter lists on two lines
+        legend_below(fig, ["compute-only", "with the copies to and from the device"]
+                     + (["a library on the same input (compute-only)"] if peers else []), fontsize=16)
+        fig.tight_layout(rect=(0, 0.05, 1, 0.97))  # the legend below the axis, the title above it
+    return fig
+
+
+def write_slides(results, directory):
+    """slides/EXERCISE.png for each exercise run (with its parameters in the name where the run holds the
+    exercise more than once, a sweep), at the projector's 1920 x 1080."""
+    folder = directory / "slides"
+    folder.mkdir(exist_ok=True)
+    exercises = [entry["exercise"] for entry in results["results"]]
+    written = []
+    for entry in results["results"]:
+        name = entry["exercise"] if exercises.count(entry["exercise"]) == 1 else run_label(entry)
+        fig = slide_figure(entry)
+        # No bbox_inches="tight": it would trim the figure below the projector's size.
+        fig.savefig(folder / f"{name}.png", dpi=SLIDE_DPI)
+        plt.close(fig)
+        written.append(folder / f"{name}.png")
+    return written
 
 
 def merged_ladder(results):
@@ -513,7 +670,9 @@ def main():
                                    overview_chart(results, directory, written)) if stem]
     scaling = scaling_charts(results, directory, written)
     (directory / "report.html").write_text(html_page(results, rows, speedups, overviews, scaling, directory))
-    print(f"report: {directory / 'report.html'} ({len(written)} charts, tables.md, timings.csv)")
+    slides = write_slides(results, directory)
+    print(f"report: {directory / 'report.html'} ({len(written)} charts, tables.md, timings.csv); "
+          f"{len(slides)} slide{'s' if len(slides) > 1 else ''} in {directory / 'slides'}")
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ python=${python:-python3}
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/machine.txt"
 "$ladder" report "$results" --out "$out/report" || status=1
 # The committed run keeps the self-contained page and the tables; `ladder
-# report` makes the charts' PNG/SVG files again from the results.
+# report` makes the charts' PNG/SVG files and the slides again from the results.
 rm -f "$out"/report/*.png "$out"/report/*.svg
+rm -rf "$out"/report/slides
 exit $status

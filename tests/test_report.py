@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`ladder report` renders a committed results file and a fresh run into
 valid PNG, SVG and HTML, with tables whose numbers equal the JSON's, and
-marks skipped rungs instead of dropping them."""
+marks skipped rungs instead of dropping them; its charts draw the peers that
+ran and star the fastest rung; its slides are 1920 x 1080."""
 import csv
 import json
 import subprocess
@@ -40,6 +41,12 @@ def json_rows(results):
             yield entry, dict(peer, rung=f"peer: {peer['name']}")
 
 
+def png_size(path):
+    """Width and height from a PNG's IHDR chunk, which always comes first."""
+    header = path.read_bytes()[:24]
+    return int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+
+
 def check_directory(results, out):
     charts = sorted(out.glob("*.png"))
     check(len(charts) >= 2, f"{out}: expected a speed-up chart and the overview, found {len(charts)} PNGs")
@@ -61,6 +68,20 @@ def check_directory(results, out):
         at = page.find("<h2>" + title)
         check(at >= 0 and page.find("<svg", at) < page.find("<table>", at),
               f"report.html: {title}... should have its chart, then its table")
+        # The chart itself names each peer that ran and marks the fastest rung (matplotlib keeps every
+        # text of an SVG as a comment beside its glyphs).
+        chart = page[at:page.find("<table>", at)]
+        for peer in entry.get("peers", []):
+            if peer["status"] == "ok" and peer["timings"]["compute"]["median_s"] > 0:
+                check("peer: " + peer["name"].split()[0] in chart, f"{title}... chart should draw {peer['name']}")
+        if any(row["status"] == "ok" for row in entry["rungs"]):
+            check("(fastest)" in chart, f"{title}... chart should mark its fastest rung")
+    # One slide per exercise run, at a projector's 1920 x 1080.
+    slides = sorted((out / "slides").glob("*.png"))
+    check(len(slides) == len(results["results"]), f"{len(slides)} slides for {len(results['results'])} exercise runs")
+    for slide in slides:
+        check(slide.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png_size(slide) == (1920, 1080),
+              f"{slide.name}: {png_size(slide)}, not a 1920 x 1080 PNG")
 
     # The CSV holds every row, and its numbers are the JSON's exactly.
     with open(out / "timings.csv") as handle:
@@ -148,6 +169,48 @@ with tempfile.TemporaryDirectory() as directory:
             want = fastest["compute_s"] / row["timings"]["compute"]["median_s"]
             check(abs(row["timings"]["speedup"]["vs_best_cpu"]["compute"] - want) < 1e-12, f"{row['rung']} vs best CPU")
     check("vs best CPU" in (d / "fresh" / "tables.md").read_text(), "tables.md should have the vs best CPU column")
+
+    # The charts, drawn here and read back: peers as bars of their own colour, only those that ran; the
+    # fastest rung starred and bold, wherever it is; slides in fonts a room can read.
+    import matplotlib.colors
+    import matplotlib.text
+    import ladder_report
+
+    def peer_bars(fig):
+        peer = matplotlib.colors.to_rgba(ladder_report.KIND_COLOURS["peer"])
+        return [bar for axis in fig.axes for bar in axis.patches if bar.get_facecolor() == peer]
+
+    def starred(fig):
+        return [label for label in fig.axes[0].get_xticklabels() if "★" in label.get_text()]
+
+    entry = json.loads(json.dumps(with_peers["results"][0]))
+    ran = [peer for peer in entry["peers"] if peer["status"] == "ok"]  # CuPy is skipped without a GPU
+    figure = ladder_report.speedup_figure(entry)
+    panels = len(figure.axes)
+    check(len(peer_bars(figure)) == panels * len(ran), f"a bar per peer that ran, per panel: {len(peer_bars(figure))}")
+    names = [label.get_text() for label in figure.axes[0].get_xticklabels()]
+    check(any(name.startswith("peer: numpy") for name in names), f"the NumPy peer is named under its bar: {names}")
+    ok = [row for row in entry["rungs"] if row["status"] == "ok"]
+    fastest = min(ok, key=lambda row: row["timings"]["compute"]["median_s"])
+    check([label.get_text() for label in starred(figure)] == [f"★ {fastest['rung']} (fastest)"]
+          and starred(figure)[0].get_fontweight() == "bold", f"the fastest rung, {fastest['rung']}, starred in bold")
+    ladder_report.plt.close(figure)
+    # Make the slowest rung the fastest: the star moves with it. A peer that failed is not drawn.
+    slowest = max(ok, key=lambda row: row["timings"]["compute"]["median_s"])
+    slowest["timings"]["compute"]["median_s"] = fastest["timings"]["compute"]["median_s"] / 2
+    ran[0]["status"] = "failed"
+    figure = ladder_report.speedup_figure(entry)
+    check([label.get_text() for label in starred(figure)] == [f"★ {slowest['rung']} (fastest)"],
+          f"the star should move to {slowest['rung']}")
+    check(len(peer_bars(figure)) == panels * (len(ran) - 1), "a failed peer is not drawn")
+    ladder_report.plt.close(figure)
+    slide = ladder_report.slide_figure(with_peers["results"][0])
+    small = [(t.get_text(), t.get_fontsize()) for t in slide.findobj(matplotlib.text.Text)
+             if t.get_text().strip() and t.get_fontsize() < 14]
+    check(not small, f"slide text below 14 pt: {small[:5]}")
+    check(len(peer_bars(slide)) == len(ran), "the slide draws the peers that ran")
+    check(any("fastest" in t.get_text() for t in slide.findobj(matplotlib.text.Text)), "the slide marks the fastest")
+    ladder_report.plt.close(slide)
     check("Best CPU entry:" in (d / "fresh" / "tables.md").read_text(), "and name the best CPU entry of each run")
 
     # Not a results file: one message, exit 2.
