@@ -45,6 +45,11 @@ for folder in "$source_dir"/exercises/*/; do
   if grep -q LADDER_TODO "$folder"/kernels/*.cl 2>/dev/null; then
     expect "$exercise: opencl (kernel stub) reports itself as not implemented" "^  opencl +(not implemented|skipped)" \
       "$work/$exercise.txt"
+    if grep -Eq "^  opencl +not implemented" "$work/$exercise.txt"; then
+      expect "$exercise: the stub's message names the file to edit" \
+        "^  opencl +not implemented \(.*exercises/$exercise/kernels/[a-z_]+\.cl still has its LADDER_TODO line" \
+        "$work/$exercise.txt"
+    fi
   fi
 done
 

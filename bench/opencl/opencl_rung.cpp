@@ -221,7 +221,7 @@ OpenClRung::~OpenClRung() {
 cl_kernel OpenClRung::build_kernel(const std::string& file, const std::string& kernel_name, const std::string& options) {
   std::string source = kernel_source(file, track_);
   if (source.find("LADDER_TODO") != std::string::npos)
-    throw NotImplemented(file + " still has its LADDER_TODO line: write the kernel, then delete that line");
+    throw NotImplemented(kernel_file(file, track_) + " still has its LADDER_TODO line: write the kernel, then delete that line");
   const char* text = source.c_str();
   cl_int status = CL_SUCCESS;
   cl_program program = clCreateProgramWithSource(context_, 1, &text, nullptr, &status);

@@ -17,5 +17,8 @@ const std::vector<EmbeddedKernel>& embedded_kernels();
 // The source of "<exercise>/<file>.cl" for the given track; UsageError
 // when it cannot be found.
 std::string kernel_source(const std::string& path, const std::string& track = "solutions");
+// The file that kernel_source reads for that path and track, as a person
+// would open it to edit: the participant's exercises/<exercise>/kernels/<file>.
+std::string kernel_file(const std::string& path, const std::string& track = "solutions");
 
 }  // namespace ladder
