@@ -1,6 +1,7 @@
 #include "ladder/kernels.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -18,9 +19,9 @@ std::string read_text(const std::string& file, const std::string& where) {
   return text.str();
 }
 
-}  // namespace
-
-std::string kernel_file(const std::string& path, const std::string& track) {
+// Where the source of path lies for the track: a file to read, or, for the
+// solutions track, the name it had in kernels/ before it was embedded.
+std::string kernel_path(const std::string& path, const std::string& track) {
   if (const char* directory = std::getenv("LADDER_KERNEL_DIR"); directory && *directory)
     return std::string(directory) + "/" + path;
   if (track == "exercises") {
@@ -31,10 +32,21 @@ std::string kernel_file(const std::string& path, const std::string& track) {
   return "kernels/" + path;  // embedded in the build from the source tree's kernels/
 }
 
+}  // namespace
+
+std::string kernel_file(const std::string& path, const std::string& track) {
+  // Relative to where ladder runs when the file lies below it: what a person types to open it.
+  const std::string file = kernel_path(path, track);
+  std::error_code error;
+  const auto relative = std::filesystem::relative(file, error);
+  if (!error && !relative.empty() && *relative.begin() != "..") return relative.string();
+  return file;
+}
+
 std::string kernel_source(const std::string& path, const std::string& track) {
   if (const char* directory = std::getenv("LADDER_KERNEL_DIR"); directory && *directory)
-    return read_text(kernel_file(path, track), "LADDER_KERNEL_DIR");
-  if (track == "exercises") return read_text(kernel_file(path, track), "the exercises track's kernel");
+    return read_text(kernel_path(path, track), "LADDER_KERNEL_DIR");
+  if (track == "exercises") return read_text(kernel_path(path, track), "the exercises track's kernel");
   for (const auto& kernel : embedded_kernels())
     if (path == kernel.path) return kernel.source;
   throw UsageError("no OpenCL kernel " + path + " was embedded in this build");

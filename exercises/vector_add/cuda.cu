@@ -19,8 +19,9 @@ class CudaVectorAdd final : public CudaRung {
     d_b_ = DeviceBuffer<float>(b_.size());
     d_c_ = DeviceBuffer<float>(c_.size());
     blocks_ = static_cast<unsigned>((c_.size() + kThreadsPerBlock - 1) / kThreadsPerBlock);
-    LADDER_TODO("cuda: write the kernel in exercises/vector_add/kernels/vector_add.cuh, then delete this line "
-                "(in prepare() of exercises/vector_add/cuda.cu) and rebuild");
+#ifdef LADDER_TODO_CUDA_KERNEL  // kernels/vector_add.cuh still holds its TODO line
+    LADDER_TODO(LADDER_TODO_CUDA_KERNEL);
+#endif
   }
 
   void upload() override {

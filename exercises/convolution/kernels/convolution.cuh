@@ -9,6 +9,11 @@
 // over the output, one output per thread; blocks at the right and bottom
 // edge reach past the output. Each block has a dynamic shared-memory array
 // of (kConvTile + rows - 1) × (kConvTile + columns - 1) floats.
+
+// Until this #define (two lines) is deleted, the cuda rung reports "not
+// implemented": delete it when your kernel is written, then rebuild.
+#define LADDER_TODO_CUDA_KERNEL \
+  "cuda: write the kernel in exercises/convolution/kernels/convolution.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
 namespace {  // internal: the solution's kernel of the same name is linked into ladder too
 
 constexpr int kConvTile = 16;

@@ -3,6 +3,11 @@
 // has zeroed counts before the launch. The grid holds only the blocks that
 // fit on the GPU at once, far fewer threads than values: each thread counts
 // values i, i + stride, i + 2 * stride, ... with stride = gridDim.x * blockDim.x.
+
+// Until this #define (two lines) is deleted, the cuda rung reports "not
+// implemented": delete it when your kernel is written, then rebuild.
+#define LADDER_TODO_CUDA_KERNEL \
+  "cuda: write the kernel in exercises/histogram/kernels/histogram.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
 #include <cstddef>
 
 namespace {  // internal: the solution's kernel of the same name is linked into ladder too

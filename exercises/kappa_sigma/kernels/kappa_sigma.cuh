@@ -7,6 +7,11 @@
 // clip_select(1), clip_refine(2), clip_select(2); it reads only `done`, and
 // once it is set every kernel must return at once. clip_start (before the
 // loop) and clip_mask (after it) are given.
+
+// Until this #define (two lines) is deleted, the cuda rung reports "not
+// implemented": delete it when your kernel is written, then rebuild.
+#define LADDER_TODO_CUDA_KERNEL \
+  "cuda: write the kernel in exercises/kappa_sigma/kernels/kappa_sigma.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
 #include <math_constants.h>
 
 #include <cstdint>

@@ -14,6 +14,11 @@
 // ... from a foreground pixel leads to its component's root r, with
 // forest[r] = r, and r is the component's smallest index (its first pixel in
 // raster order). The given kernels turn that into scipy's numbering.
+
+// Until this #define (two lines) is deleted, the cuda rung reports "not
+// implemented": delete it when your kernel is written, then rebuild.
+#define LADDER_TODO_CUDA_KERNEL \
+  "cuda: write the kernel in exercises/labelling/kernels/labelling.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
 #include <cstddef>
 
 #include <cuda/atomic>

@@ -3,6 +3,11 @@
 // vertices by the even-odd rule, else 0. Vertex i is
 // c_polygon_vertices[i] (.x, .y); edge i runs from vertex i to vertex
 // (i + 1) % n.
+
+// Until this #define (two lines) is deleted, the cuda rung reports "not
+// implemented": delete it when your kernel is written, then rebuild.
+#define LADDER_TODO_CUDA_KERNEL \
+  "cuda: write the kernel in exercises/polygon_mask/kernels/polygon_mask.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
 #include <cstdint>
 
 namespace {  // internal: the solution's kernel of the same name is linked into ladder too

@@ -10,6 +10,11 @@
 // kSieveThreads threads per segment and passes the odd base primes
 // 3 <= p <= sqrt(n), sorted; primes[0 .. small_count) are those below
 // kSieveThreads.
+
+// Until this #define (two lines) is deleted, the cuda rung reports "not
+// implemented": delete it when your kernel is written, then rebuild.
+#define LADDER_TODO_CUDA_KERNEL \
+  "cuda: write the kernel in exercises/primes/kernels/primes.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
 #include <cstdint>
 
 namespace {  // internal: the solution's kernel of the same name is linked into ladder too

@@ -13,6 +13,11 @@
 // is clipped to its frame, and only its valid pixels (mask 1) count:
 // m = how many, x = Σv, y = Σv², exact integers. signal = 1 where the pixel
 // is valid and signal_test holds, else 0.
+
+// Until this #define (two lines) is deleted, the cuda rung reports "not
+// implemented": delete it when your kernel is written, then rebuild.
+#define LADDER_TODO_CUDA_KERNEL \
+  "cuda: write the kernel in exercises/spot_finding/kernels/dispersion.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
 #include <cstddef>
 #include <cstdint>
 
