@@ -6,6 +6,15 @@ namespace ladder::testing {
 
 void PrintTo(const RungCase& rung, std::ostream* out) { *out << rung.rung << (rung.pinned ? " (pinned)" : ""); }
 
+std::vector<RungCase> rung_cases(const std::string& exercise) {
+  std::vector<RungCase> cases;
+  for (const std::string& rung : make_problem(exercise)->rungs()) {
+    cases.push_back({rung});
+    if (backend_of(rung) == Backend::cuda) cases.push_back({rung, true});
+  }
+  return cases;
+}
+
 std::string rung_case_name(const ::testing::TestParamInfo<RungCase>& info) {
   return info.param.rung + (info.param.pinned ? "_pinned" : "");
 }

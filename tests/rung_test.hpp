@@ -18,6 +18,11 @@ struct RungCase {
   bool pinned = false;  // CUDA rungs: page-locked host buffers
 };
 void PrintTo(const RungCase& rung, std::ostream* out);
+
+// Every rung the exercise's problem lists, in ladder order, and each CUDA
+// rung a second time with pinned host buffers: a suite instantiated from
+// this tests a new rung as soon as the problem lists it.
+std::vector<RungCase> rung_cases(const std::string& exercise);
 std::string rung_case_name(const ::testing::TestParamInfo<RungCase>& info);
 
 // Every check case of `exercise` (resolved against its tiny size) and each

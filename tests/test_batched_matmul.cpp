@@ -34,10 +34,7 @@ TEST_P(BatchedMatmulRungTest, MatchesTheReferenceOnAwkwardBatchesAndShapes) {
                                           shape("3", "61", "5", "63")});
 }
 
-INSTANTIATE_TEST_SUITE_P(Rungs, BatchedMatmulRungTest,
-                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
-                                           RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda", true},
-                                           RungCase{"cuda_cublas"}, RungCase{"cuda_cublas", true}),
+INSTANTIATE_TEST_SUITE_P(Rungs, BatchedMatmulRungTest, ::testing::ValuesIn(testing::rung_cases("batched_matmul")),
                          testing::rung_case_name);
 
 TEST(BatchedMatmulTest, ReferenceIsTheProductSummedInLongDouble) {

@@ -103,10 +103,7 @@ TEST_P(ConvolutionRungTest, FlipsTheKernelOnHandMadeInputs) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Rungs, ConvolutionRungTest,
-                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
-                                           RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda_fft"},
-                                           RungCase{"cuda", true}),
+INSTANTIATE_TEST_SUITE_P(Rungs, ConvolutionRungTest, ::testing::ValuesIn(testing::rung_cases("convolution")),
                          testing::rung_case_name);
 
 TEST(ConvolutionTest, LadderEndsWithTheCuFftRung) {

@@ -2,6 +2,7 @@
 // run's rows (status, timings, speed-ups, skipped and failed rungs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -422,6 +423,19 @@ TEST(HarnessMemoryTest, TheMessageNamesBothFigures) {
     EXPECT_STREQ(error.what(),
                  "vector_add at n=2147483648 needs about 24.0 GiB of host memory; this machine has 7.5 GiB available "
                  "(LADDER_MEMORY_LIMIT_MB to change the limit); try less");
+  }
+}
+
+// The rung suites are instantiated from each problem's rung list
+// (testing::rung_cases), and ladder runs what the list names: a rung that is
+// built but not listed would never be run, checked or tested.
+TEST(RegistryTest, EveryBuiltRungIsListedByItsProblem) {
+  for (const std::string& exercise : exercise_names()) {
+    const std::vector<std::string> listed = make_problem(exercise)->rungs();
+    for (const std::string& track : {kSolutionsTrack, kExercisesTrack})
+      for (const std::string& rung : registered_rungs(exercise, track))
+        EXPECT_NE(std::find(listed.begin(), listed.end(), rung), listed.end())
+            << exercise << " " << rung << " (" << track << " track) is built but not in " << exercise << "'s rungs()";
   }
 }
 

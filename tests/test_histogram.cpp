@@ -27,9 +27,7 @@ TEST_P(HistogramRungTest, MatchesTheReferenceExactlyOnBothDistributionsAndAwkwar
                                          {histogram_params("33554439", "uniform"), histogram_params("33554439", "skewed")});
 }
 
-INSTANTIATE_TEST_SUITE_P(Rungs, HistogramRungTest,
-                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"}, RungCase{"opencl"},
-                                           RungCase{"cuda_atomics"}, RungCase{"cuda"}, RungCase{"cuda", true}),
+INSTANTIATE_TEST_SUITE_P(Rungs, HistogramRungTest, ::testing::ValuesIn(testing::rung_cases("histogram")),
                          testing::rung_case_name);
 
 TEST(HistogramTest, LadderListsTheGlobalAtomicsStepBeforeCuda) {

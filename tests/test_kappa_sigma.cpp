@@ -70,10 +70,7 @@ TEST_P(KappaSigmaRungTest, KeepsTheReferencesPixelsOnEveryImageAndAwkwardSizes) 
                                           clip_params("700", "701", "levels", "2.5")});
 }
 
-INSTANTIATE_TEST_SUITE_P(Rungs, KappaSigmaRungTest,
-                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
-                                           RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda", true},
-                                           RungCase{"cuda_persistent"}, RungCase{"cuda_persistent", true}),
+INSTANTIATE_TEST_SUITE_P(Rungs, KappaSigmaRungTest, ::testing::ValuesIn(testing::rung_cases("kappa_sigma")),
                          testing::rung_case_name);
 
 TEST(KappaSigmaTest, ReferenceClipsAHandMadeInputAsTheLessonsLoop) {

@@ -51,9 +51,7 @@ TEST_P(LabellingRungTest, MatchesTheReferenceExactlyFor4And8OnEveryShapeAndDensi
   testing::expect_rung_matches_reference("labelling", GetParam(), extra);
 }
 
-INSTANTIATE_TEST_SUITE_P(Rungs, LabellingRungTest,
-                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
-                                           RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda", true}),
+INSTANTIATE_TEST_SUITE_P(Rungs, LabellingRungTest, ::testing::ValuesIn(testing::rung_cases("labelling")),
                          testing::rung_case_name);
 
 TEST(LabellingTest, ReferenceLabelsAHandMadeImageAsScipyDoes) {

@@ -120,10 +120,7 @@ TEST_P(MedianFilterRungTest, FiltersHandMadeImagesAsScipyDoes) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Rungs, MedianFilterRungTest,
-                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
-                                           RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda_streams"},
-                                           RungCase{"cuda", true}),
+INSTANTIATE_TEST_SUITE_P(Rungs, MedianFilterRungTest, ::testing::ValuesIn(testing::rung_cases("median_filter")),
                          testing::rung_case_name);
 
 // Runs a network on one set of values, one compare-exchange at a time.

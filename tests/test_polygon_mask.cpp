@@ -98,10 +98,7 @@ TEST_P(PolygonMaskRungTest, MatchesTheReferenceBitForBitOnHardPolygons) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Rungs, PolygonMaskRungTest,
-                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
-                                           RungCase{"opencl"}, RungCase{"opencl_per_row"}, RungCase{"cuda"},
-                                           RungCase{"cuda", true}, RungCase{"cuda_per_row"}),
+INSTANTIATE_TEST_SUITE_P(Rungs, PolygonMaskRungTest, ::testing::ValuesIn(testing::rung_cases("polygon_mask")),
                          testing::rung_case_name);
 
 TEST(PolygonMaskTest, TheLadderListsBothGpuLayouts) {

@@ -60,10 +60,7 @@ TEST_P(PrimesRungTest, MatchesTheReferenceExactlyOnEveryCheckCase) {
   EXPECT_GE(tried, 8);
 }
 
-INSTANTIATE_TEST_SUITE_P(Rungs, PrimesRungTest,
-                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
-                                           RungCase{"opencl_trial"}, RungCase{"opencl"}, RungCase{"cuda_trial"},
-                                           RungCase{"cuda"}, RungCase{"cuda", true}),
+INSTANTIATE_TEST_SUITE_P(Rungs, PrimesRungTest, ::testing::ValuesIn(testing::rung_cases("primes")),
                          testing::rung_case_name);
 
 TEST(PrimesTest, LadderPutsEachTrialDivisionRungBeforeItsSieve) {

@@ -198,11 +198,7 @@ TEST_P(SpotFindingRungTest, MarksNothingInAFullyMaskedStackAndNothingWhereTheMas
   for (std::size_t i = 0; i < signal.size(); ++i) ASSERT_TRUE(mask[i] || !signal[i]) << "pixel " << i;
 }
 
-INSTANTIATE_TEST_SUITE_P(Rungs, SpotFindingRungTest,
-                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
-                                           RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda", true},
-                                           RungCase{"cuda_sliding"}, RungCase{"cuda_sliding", true},
-                                           RungCase{"cuda_streams"}, RungCase{"cuda_streams", true}),
+INSTANTIATE_TEST_SUITE_P(Rungs, SpotFindingRungTest, ::testing::ValuesIn(testing::rung_cases("spot_finding")),
                          testing::rung_case_name);
 
 TEST(SpotFindingTest, ReferenceAgreesWithAnIndependentBruteForce) {

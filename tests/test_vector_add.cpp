@@ -19,9 +19,7 @@ TEST_P(VectorAddRungTest, MatchesTheReferenceBitForBitOnAwkwardSizes) {
                                          {Params(std::map<std::string, std::string>{{"n", "4194307"}})});
 }
 
-INSTANTIATE_TEST_SUITE_P(Rungs, VectorAddRungTest,
-                         ::testing::Values(RungCase{"naive"}, RungCase{"serial"}, RungCase{"openmp"},
-                                           RungCase{"opencl"}, RungCase{"cuda"}, RungCase{"cuda", true}),
+INSTANTIATE_TEST_SUITE_P(Rungs, VectorAddRungTest, ::testing::ValuesIn(testing::rung_cases("vector_add")),
                          testing::rung_case_name);
 
 TEST(VectorAddTest, ReferenceIsTheFloat32SumOfTheInputs) {

@@ -65,6 +65,13 @@ std::unique_ptr<Problem> make_problem(const std::string& exercise) {
                    accepted + ")");
 }
 
+std::vector<std::string> registered_rungs(const std::string& exercise, const std::string& track) {
+  std::vector<std::string> rungs;
+  for (const auto& entry : rung_entries())
+    if (entry.track == track && entry.exercise == exercise) rungs.push_back(entry.rung);
+  return rungs;
+}
+
 const RungEntry* find_rung(const std::string& exercise, const std::string& rung, const std::string& track) {
   for (const auto& entry : rung_entries())
     if (entry.track == track && entry.exercise == exercise && entry.rung == rung) return &entry;

@@ -43,6 +43,9 @@ std::unique_ptr<Problem> make_problem(const std::string& exercise);  // UsageErr
 const RungEntry* find_rung(const std::string& exercise, const std::string& rung,
                            const std::string& track = kSolutionsTrack);
 
+// The rungs built into this track for the exercise, in registration order.
+std::vector<std::string> registered_rungs(const std::string& exercise, const std::string& track = kSolutionsTrack);
+
 // Backend of a rung that may not be built here, from its name's prefix.
 Backend backend_of(const std::string& rung);
 
