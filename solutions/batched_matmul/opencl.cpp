@@ -1,7 +1,8 @@
-// opencl: the cuda rung's two kernels in OpenCL (kernels/batched_matmul/
+// opencl: the cuda rung's three kernels in OpenCL (kernels/batched_matmul/
 // batched_matmul.cl): one work-item per element of c for tiny pairs, the
 // whole batch in one NDRange; a work-group per pair with both matrices in
-// local memory once a pair has 64 outputs or more.
+// local memory once a pair has 64 outputs or more; and each work-item a
+// 4 × 4 tile of c in private memory once it has 1024 (32 × 32).
 #include "ladder/opencl.hpp"
 
 namespace ladder {
@@ -23,7 +24,13 @@ class OpenClBatchedMatmul final : public OpenClRung {
     const auto p = static_cast<cl_uint>(inputs.at("b").shape()[2]);
     pairs_ = a[0];
     tiles_ = std::size_t{m} * p >= kTilesFromOutputs;
-    if (tiles_) {
+    if (std::size_t{m} * p >= kRegisterTilesFromOutputs) {
+      kernel_ = build_kernel("batched_matmul/batched_matmul.cl", "batched_matmul_register_tiles");
+      set_arguments(kernel_, d_a_.get(), d_b_.get(), d_c_.get(), m, n, p);
+      // a[q], then b[q] padded to p4 columns from a multiple of 4 floats on (see the kernel).
+      const std::size_t b_at = (std::size_t{m} * n + 3) / 4 * 4, p4 = (std::size_t{p} + 3) / 4 * 4;
+      LADDER_CL_CHECK(clSetKernelArg(kernel_, 6, (b_at + n * p4) * sizeof(float), nullptr));
+    } else if (tiles_) {
       kernel_ = build_kernel("batched_matmul/batched_matmul.cl", "batched_matmul_tiles");
       set_arguments(kernel_, d_a_.get(), d_b_.get(), d_c_.get(), m, n, p);
       // The last argument is local memory: a size and no value.
@@ -48,7 +55,8 @@ class OpenClBatchedMatmul final : public OpenClRung {
 
  private:
   static constexpr std::size_t kWorkGroupSize = 256;
-  static constexpr std::size_t kTilesFromOutputs = 64;  // m p at and above which a pair gets a group
+  static constexpr std::size_t kTilesFromOutputs = 64;            // m p at and above which a pair gets a group
+  static constexpr std::size_t kRegisterTilesFromOutputs = 1024;  // ... and each work-item a 4 × 4 tile of c
   std::span<const float> a_, b_;
   std::span<float> c_;
   ClBuffer<float> d_a_, d_b_, d_c_;
