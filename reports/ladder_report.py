@@ -187,6 +187,10 @@ def entry_table(entry, rows):
         if row["status"] != "ok":
             lines.append(f"| {row['rung']} | **{row['status']}** | {row['reason']} | | | | | | | | | |")
             continue
+        if row["backend"] == "peer" and not row["compute_median_s"]:
+            # An earlier run's tool that timed itself in whole milliseconds: no figure, never "0".
+            lines.append(f"| {row['rung']} | ok ({row['device']}) | below its timer's resolution | | | | | | | | | |")
+            continue
         if row["backend"] == "peer":
             lines.append(f"| {row['rung']} | ok ({row['device']}) | {seconds(row['compute_median_s'])} "
                          f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | {spread(row)} "

@@ -211,6 +211,12 @@ with tempfile.TemporaryDirectory() as directory:
     check(len(peer_bars(slide)) == len(ran), "the slide draws the peers that ran")
     check(any("fastest" in t.get_text() for t in slide.findobj(matplotlib.text.Text)), "the slide marks the fastest")
     ladder_report.plt.close(slide)
+    # A peer recorded at 0 (an earlier run's tool timed to the millisecond) reads as below resolution.
+    zero = json.loads(json.dumps(with_peers))
+    zero["results"][0]["peers"][0]["timings"]["compute"]["median_s"] = 0.0
+    table = ladder_report.markdown_tables(zero, ladder_report.table_rows(zero))
+    peer_line = next(line for line in table.splitlines() if zero["results"][0]["peers"][0]["name"] in line)
+    check("below its timer's resolution" in peer_line and "0 ns" not in peer_line, f"a zero peer time: {peer_line}")
     check("Best CPU entry:" in (d / "fresh" / "tables.md").read_text(), "and name the best CPU entry of each run")
 
     # Not a results file: one message, exit 2.
