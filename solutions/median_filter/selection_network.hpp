@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "bench/problems/median_filter.hpp"
+#include "ladder/widest_vectors.hpp"
 
 namespace ladder::median_filter {
 
@@ -140,14 +141,9 @@ inline const Networks& networks_for(int k) {
   return found->second;
 }
 
-// The widest vector unit the processor has, chosen when the program starts
-// (OpenCV dispatches the same way): the build targets plain x86-64, whose
-// SSE2 holds 4 floats and has no unsigned 16-bit min.
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__CUDACC__)
-#define LADDER_WIDEST_VECTORS [[gnu::target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")]]
-#else
-#define LADDER_WIDEST_VECTORS
-#endif
+// LADDER_WIDEST_VECTORS (ladder/widest_vectors.hpp): the widest vector unit
+// the processor has, chosen when the program starts; plain x86-64's SSE2
+// holds 4 floats and has no unsigned 16-bit min.
 
 template <class T>
 class SelectionNetworkFilter {
