@@ -35,6 +35,8 @@ for folder in "$source_dir"/exercises/*/; do
   "$ladder" check "$exercise" --track exercises --size tiny >"$work/$exercise.txt" 2>&1
   status=$?
   expect "$exercise: the given naive rung passes" "^  naive +pass" "$work/$exercise.txt"
+  expect "$exercise: and is not timed again (the solutions' own file)" "^  naive +pass .*; given, the solutions' own file" \
+    "$work/$exercise.txt"
   refuse "$exercise: no skeleton rung fails" "FAIL" "$work/$exercise.txt"
   [ $status = 0 ] || { echo "FAILED: $exercise: exit status $status"; failures=$((failures + 1)); }
   for rung in $(grep -l LADDER_TODO "$folder"/*.cpp "$folder"/*.cu 2>/dev/null | xargs -rn1 basename | sed 's/\.[a-z]*$//'); do
