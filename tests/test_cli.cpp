@@ -21,16 +21,14 @@
 #include <nlohmann/json.hpp>
 
 #include "ladder/npy.hpp"
+#include "run_ladder.hpp"
 
 namespace ladder {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code;
-  std::string output;  // stdout and stderr together
-};
+using Outcome = testing::LadderOutcome;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -46,14 +44,7 @@ class CliTest : public ::testing::Test {
 
   // `environment`: assignments for this command alone, e.g. "LADDER_MEMORY_LIMIT_MB=1".
   Outcome ladder(const std::string& arguments, const std::string& environment = "") const {
-    std::string command =
-        "cd '" + directory_.string() + "' && " + environment + " '" LADDER_EXECUTABLE "' " + arguments + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string output;
-    std::array<char, 4096> buffer;
-    while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+    return testing::run_ladder(directory_, arguments, environment);
   }
 
   // Exit status 2, the fragment in the message, and no output file.

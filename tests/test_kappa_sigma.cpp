@@ -21,6 +21,7 @@
 #include "ladder/fits.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/npy.hpp"
+#include "run_ladder.hpp"
 #include "rung_test.hpp"
 
 namespace ladder {
@@ -312,13 +313,8 @@ class KappaSigmaSolveTest : public ::testing::Test {
   std::string path(const std::string& name) const { return (directory_ / name).string(); }
 
   std::pair<int, std::string> ladder(const std::string& arguments) const {
-    std::string command = "cd '" + directory_.string() + "' && '" LADDER_EXECUTABLE "' " + arguments + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string output;
-    std::array<char, 4096> buffer;
-    while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+    auto [exit_code, output] = testing::run_ladder(directory_, arguments);
+    return {exit_code, output};
   }
 
   // A FITS file by hand (BITPIX -32, big-endian), so the test needs no astropy.

@@ -14,6 +14,7 @@
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/npy.hpp"
+#include "run_ladder.hpp"
 #include "rung_test.hpp"
 
 namespace ladder {
@@ -166,19 +167,10 @@ TEST(PrimesTest, RefusesAMissingNegativeFractionalOrTooLargeN) {
 }
 
 // `ladder solve primes` through the program, as a user calls it.
-struct Outcome {
-  int exit_code;
-  std::string output;
-};
+using Outcome = testing::LadderOutcome;
 
 Outcome ladder_program(const std::filesystem::path& directory, const std::string& arguments) {
-  std::string command = "cd '" + directory.string() + "' && '" LADDER_EXECUTABLE "' " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return testing::run_ladder(directory, arguments);
 }
 
 TEST(PrimesTest, SolveTakesNFromParamAndRefusesItsAbsence) {

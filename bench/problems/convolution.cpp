@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "ladder/error.hpp"
+#include "ladder/number_text.hpp"
 #include "ladder/random.hpp"
 #include "ladder/registry.hpp"
 
@@ -30,12 +31,6 @@ double linspace(std::size_t i, std::size_t n) {
 
 std::string shape_text(std::size_t rows, std::size_t columns) {
   return std::to_string(rows) + "×" + std::to_string(columns);
-}
-
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", value);
-  return text;
 }
 
 class Convolution final : public Problem {
@@ -149,7 +144,7 @@ class Convolution final : public Problem {
       if (bad != values.end()) {
         const auto index = static_cast<std::size_t>(bad - values.begin());
         const std::size_t columns = array.shape()[1];
-        throw UsageError(std::string("input ") + name + " holds " + number_text(*bad) + " at (row " +
+        throw UsageError(std::string("input ") + name + " holds " + number_text(*bad, kFloatDigits) + " at (row " +
                          std::to_string(index / columns) + ", column " + std::to_string(index % columns) +
                          "); convolution takes finite values only");
       }
@@ -247,13 +242,14 @@ class Convolution final : public Problem {
                       {"tolerance", kTolerance},
                       {"max_abs_error", max_error}};
     const std::size_t columns = want.shape()[1];
-    result.detail =
-        "relative L2 error " + number_text(relative) + (result.ok ? " <= " : " exceeds ") + number_text(kTolerance);
+    result.detail = "relative L2 error " + number_text(relative, kFloatDigits) + (result.ok ? " <= " : " exceeds ") +
+                    number_text(kTolerance, kFloatDigits);
     if (!result.ok)
       result.detail += (reference_squares > 0 ? "" : " (the reference is all zeros)") +
                        std::string("; largest difference at (row ") + std::to_string(worst / columns) + ", column " +
-                       std::to_string(worst % columns) + "): expected " + number_text(reference_value(worst)) +
-                       ", got " + number_text(values[worst]);
+                       std::to_string(worst % columns) +
+                       "): expected " + number_text(reference_value(worst), kFloatDigits) +
+                       ", got " + number_text(values[worst], kFloatDigits);
     return result;
   }
 

@@ -14,6 +14,7 @@
 #include "bench/problems/radio_sky.hpp"
 #include "ladder/error.hpp"
 #include "ladder/npy.hpp"
+#include "ladder/number_text.hpp"
 #include "ladder/random.hpp"
 #include "ladder/registry.hpp"
 
@@ -32,12 +33,6 @@ constexpr float kConstantValue = 0.1f;  // not a power of two: its square is not
 // the kept set ended empty).
 const char* const kStatisticNames[] = {"count", "median", "mean", "std", "iterations", "lower", "upper"};
 constexpr std::size_t kStatistics = 7;
-
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
 
 class KappaSigma final : public Problem {
  public:

@@ -20,6 +20,7 @@
 
 #include "ladder/error.hpp"
 #include "ladder/npy.hpp"
+#include "ladder/number_text.hpp"
 #include "ladder/random.hpp"
 #include "ladder/registry.hpp"
 
@@ -248,12 +249,6 @@ void stress_frame(std::span<std::uint16_t> frame, std::span<std::uint8_t> mask, 
                          : static_cast<std::uint16_t>(w * 12);
     mask[i] = masks.uniform_float64(n) < density;
   }
-}
-
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
 }
 
 class SpotFinding final : public Problem {
