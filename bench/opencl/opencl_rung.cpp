@@ -245,7 +245,7 @@ cl_kernel OpenClRung::build_kernel(const std::string& file, const std::string& k
 void OpenClRung::enqueue(cl_kernel kernel, std::size_t global, std::size_t local) {
   // OpenCL 1.2 needs the global size to be a multiple of the group size;
   // kernels guard the extra work-items with their own bounds check.
-  if (local > 0) global = (global + local - 1) / local * local;
+  if (local > 0) global = round_up(global, local);
   cl_event event = nullptr;
   LADDER_CL_CHECK(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, local ? &local : nullptr, 0, nullptr,
                                          &event));

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "ladder/ceil_div.hpp"
+
 namespace ladder {
 
 std::size_t dtype_size(DType dtype) {
@@ -40,7 +42,7 @@ constexpr std::size_t kAlignment = 4096;
 
 Array::Array(DType dtype, std::vector<std::size_t> shape) : dtype_(dtype), shape_(std::move(shape)) {
   std::size_t bytes = this->bytes();
-  std::size_t padded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  std::size_t padded = round_up(bytes, kAlignment);
   if (padded == 0) padded = kAlignment;
   auto* p = static_cast<std::byte*>(std::aligned_alloc(kAlignment, padded));
   if (p == nullptr) throw std::bad_alloc();

@@ -21,7 +21,7 @@ class CudaBatchedMatmul final : public CudaRung {
     d_a_ = DeviceBuffer<float>(a_.size());
     d_b_ = DeviceBuffer<float>(b_.size());
     d_c_ = DeviceBuffer<float>(c_.size());
-    blocks_ = static_cast<unsigned>((c_.size() + kThreadsPerBlock - 1) / kThreadsPerBlock);
+    blocks_ = static_cast<unsigned>(ceil_div(c_.size(), kThreadsPerBlock));
 #ifdef LADDER_TODO_CUDA_KERNEL  // kernels/batched_matmul.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);
 #endif

@@ -35,7 +35,7 @@ class CudaConvolution final : public CudaRung {
     d_image_ = DeviceBuffer<float>(image_.size());
     d_output_ = DeviceBuffer<float>(output_.size());
     const int out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
-    grid_ = dim3((out_width + kConvTile - 1) / kConvTile, (out_height + kConvTile - 1) / kConvTile);
+    grid_ = dim3(ceil_div(out_width, kConvTile), ceil_div(out_height, kConvTile));
 #ifdef LADDER_TODO_CUDA_KERNEL  // kernels/convolution.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);
 #endif

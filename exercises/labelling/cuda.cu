@@ -26,9 +26,9 @@ class CudaLabelling final : public CudaRung {
                         std::to_string(properties().warpSize));
     // The launch: one block per tile, one block per chunk of kChunk pixels
     // (a 1-D grid, whose 2^31 - 1 blocks cover any image validate() accepts).
-    tiles_across_ = (width_ + kTileWidth - 1) / kTileWidth;
-    tiles_ = static_cast<unsigned>(tiles_across_) * static_cast<unsigned>((height_ + kTileHeight - 1) / kTileHeight);
-    chunks_ = (n_ + kChunk - 1) / kChunk;
+    tiles_across_ = ceil_div(width_, kTileWidth);
+    tiles_ = static_cast<unsigned>(tiles_across_) * static_cast<unsigned>(ceil_div(height_, kTileHeight));
+    chunks_ = ceil_div(n_, kChunk);
     d_image_ = DeviceBuffer<std::uint8_t>(image_.size());
     d_forest_ = DeviceBuffer<std::int32_t>(labels_.size());
     d_labels_ = DeviceBuffer<std::int32_t>(labels_.size());
@@ -52,7 +52,7 @@ class CudaLabelling final : public CudaRung {
     LADDER_CUDA_CHECK_LAUNCH();
     scan_chunk_counts<<<1, kCountThreads, 0, stream()>>>(d_chunk_offsets_.data(), chunks_);
     LADDER_CUDA_CHECK_LAUNCH();
-    number_components<<<(n_ + kNumberThreads - 1) / kNumberThreads, kNumberThreads, 0, stream()>>>(
+    number_components<<<ceil_div(n_, kNumberThreads), kNumberThreads, 0, stream()>>>(
         d_forest_.data(), d_labels_.data(), n_, d_root_bits_.data(), d_word_offsets_.data(), d_chunk_offsets_.data());
     LADDER_CUDA_CHECK_LAUNCH();
   }

@@ -32,8 +32,8 @@ class CudaMedianFilter final : public CudaRung {
     d_output_ = DeviceBuffer<std::byte>(image_->bytes());
     // The launch: a tile per block, a grid layer per frame (validate()
     // refuses more than 65535 frames).
-    grid_ = dim3((unsigned(stack_.width) + kMedianTile - 1) / kMedianTile,
-                 (unsigned(stack_.height) + kMedianTile - 1) / kMedianTile, unsigned(stack_.frames));
+    grid_ = dim3(ceil_div(unsigned(stack_.width), kMedianTile),
+                 ceil_div(unsigned(stack_.height), kMedianTile), unsigned(stack_.frames));
     shared_bytes_ = median_shared_bytes(settings_.size, dtype_size(image_->dtype()));
 #ifdef LADDER_TODO_CUDA_KERNEL  // kernels/median_filter.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);

@@ -27,7 +27,7 @@ class CudaPolygonMask final : public CudaRung {
     // Blocks of up to 256 threads tile each row (a narrow row gets a
     // narrower block), so a block never spans two rows.
     threads_ = std::min(256u, (width_ + 31) / 32 * 32);
-    blocks_per_row_ = (width_ + threads_ - 1) / threads_;
+    blocks_per_row_ = ceil_div(width_, threads_);
     blocks_ = height * blocks_per_row_;
 #ifdef LADDER_TODO_CUDA_KERNEL  // kernels/polygon_mask.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);

@@ -27,7 +27,7 @@ class OpenClPolygonMask final : public OpenClRung {
     // the row's last group may overhang it. PIXELS_PER_ITEM=1: one pixel
     // per work-item (the solution's kernel takes 4).
     local_ = std::min<std::size_t>(256, (width + 31) / 32 * 32);
-    const auto groups_per_row = static_cast<cl_uint>((width + local_ - 1) / local_);
+    const auto groups_per_row = static_cast<cl_uint>(ceil_div(width, local_));
     global_ = std::size_t{height} * groups_per_row * local_;
     kernel_ = build_kernel("polygon_mask/polygon_mask.cl", "polygon_mask_per_pixel", "-DPIXELS_PER_ITEM=1");
     set_arguments(kernel_, d_vertices_.get(), n, width, groups_per_row, d_mask_.get());

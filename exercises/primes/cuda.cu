@@ -20,7 +20,7 @@ class CudaPrimes final : public CudaRung {
     flags_ = outputs.at("flags").view<std::uint8_t>();
     const std::uint64_t odds = (flags_.size() + 1) / 2;
     d_flags_ = DeviceBuffer<std::uint8_t>(flags_.size());
-    blocks_ = static_cast<unsigned>((odds + kSieveSegment - 1) / kSieveSegment);
+    blocks_ = static_cast<unsigned>(ceil_div(odds, kSieveSegment));
 
     // The base primes 3 <= p <= sqrt(n), with a plain sieve on the host.
     const auto root = static_cast<std::uint32_t>(std::sqrt(static_cast<double>(2 * odds))) + 1;

@@ -29,8 +29,8 @@ class CudaSpotFinding final : public CudaRung {
     d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
     // The launch: a tile per block, a grid layer per frame (validate()
     // refuses more than 65535 frames).
-    grid_ = dim3((unsigned(stack_.width) + kTileWidth - 1) / kTileWidth,
-                 (unsigned(stack_.height) + kTileHeight - 1) / kTileHeight, unsigned(stack_.frames));
+    grid_ = dim3(ceil_div(unsigned(stack_.width), kTileWidth),
+                 ceil_div(unsigned(stack_.height), kTileHeight), unsigned(stack_.frames));
     shared_bytes_ = dispersion_shared_bytes(settings_.kernel_size);
     if (shared_bytes_ > properties().sharedMemPerBlock)
       throw DeviceError("cuda: the dispersion kernel asks for " + std::to_string(shared_bytes_) +

@@ -52,7 +52,7 @@ class OpenClConvolution final : public OpenClRung {
                                 " -DTILE=" + std::to_string(kTile) +
                                 " -DWEIGHTS_SPACE=" + (constant ? "__constant" : "__global");
     kernel_function_ = build_kernel("convolution/convolution.cl", "convolve_tiles", options);
-    const std::size_t tiles_x = (out_width + kTile - 1) / kTile, tiles_y = (out_height + kTile - 1) / kTile;
+    const std::size_t tiles_x = ceil_div(out_width, kTile), tiles_y = ceil_div(out_height, kTile);
     set_arguments(kernel_function_, d_image_.get(), static_cast<cl_int>(height), static_cast<cl_int>(width),
                   d_kernel_.get(), d_output_.get(), static_cast<cl_int>(out_height), static_cast<cl_int>(out_width),
                   static_cast<cl_int>(tiles_x));

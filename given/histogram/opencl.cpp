@@ -33,7 +33,7 @@ class OpenClHistogram final : public OpenClRung {
     LADDER_CL_CHECK(
         clGetDeviceInfo(device(), CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(compute_units), &compute_units, nullptr));
     const std::size_t wanted = std::size_t{compute_units} * kGroupsPerComputeUnit;
-    const std::size_t needed = (values_.size() + kWorkGroupSize - 1) / kWorkGroupSize;
+    const std::size_t needed = ceil_div(values_.size(), kWorkGroupSize);
     global_size_ = std::min(wanted, needed) * kWorkGroupSize;
   }
 

@@ -53,7 +53,7 @@ class OpenClKappaSigma final : public OpenClRung {
     LADDER_CL_CHECK(
         clGetDeviceInfo(device(), CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(compute_units), &compute_units, nullptr));
     groups_ = std::min<std::size_t>(std::size_t{compute_units} * kGroupsPerComputeUnit,
-                                    (image_.size() + kGroupSize - 1) / kGroupSize);
+                                    ceil_div(image_.size(), kGroupSize));
     const auto groups = static_cast<cl_uint>(groups_);
 
     d_image_ = ClBuffer<float>(context(), CL_MEM_READ_ONLY, image_.size());

@@ -45,10 +45,10 @@ class OpenClLabelling final : public OpenClRung {
     const int tile_height = static_cast<int>(std::min<std::size_t>(16, max_group / kTileWidth));
     tile_items_ = static_cast<std::size_t>(kTileWidth * tile_height);
     chunk_ = std::min<std::size_t>(256, max_group / 32 * 32);
-    const cl_int tiles_across = (width + kTileWidth - 1) / kTileWidth;
+    const cl_int tiles_across = ceil_div(width, kTileWidth);
     tiles_ =
-        static_cast<std::size_t>(tiles_across) * static_cast<std::size_t>((height + tile_height - 1) / tile_height);
-    chunks_ = (n_ + chunk_ - 1) / chunk_;
+        static_cast<std::size_t>(tiles_across) * static_cast<std::size_t>(ceil_div(height, tile_height));
+    chunks_ = ceil_div(n_, chunk_);
 
     d_image_ = ClBuffer<std::uint8_t>(context(), CL_MEM_READ_ONLY, image_.size());
     d_labels_ = ClBuffer<cl_int>(context(), CL_MEM_READ_WRITE, labels_.size());

@@ -48,7 +48,7 @@ class OpenClMedianFilter final : public OpenClRung {
 
     d_image_ = ClBuffer<std::byte>(context(), CL_MEM_READ_ONLY, image_->bytes());
     d_output_ = ClBuffer<std::byte>(context(), CL_MEM_WRITE_ONLY, image_->bytes());
-    const std::size_t tiles_x = (stack.width + kTile - 1) / kTile, tiles_y = (stack.height + kTile - 1) / kTile;
+    const std::size_t tiles_x = ceil_div(stack.width, kTile), tiles_y = ceil_div(stack.height, kTile);
     set_arguments(kernel_, d_image_.get(), d_output_.get(), cl_int(stack.height), cl_int(stack.width),
                   cl_int(tiles_x), cl_int(tiles_x * tiles_y), cl_int(settings_.remove_outlier),
                   cl_int(settings_.bright), cl_double(settings_.diff));

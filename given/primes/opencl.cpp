@@ -33,7 +33,7 @@ class OpenClPrimes final : public OpenClRung {
     LADDER_CL_CHECK(clGetDeviceInfo(device(), CL_DEVICE_LOCAL_MEM_SIZE, sizeof(local_bytes), &local_bytes, nullptr));
     std::size_t segment = kSegment;
     while (segment > 1024 && segment > local_bytes) segment /= 2;
-    groups_ = static_cast<std::size_t>((odds + segment - 1) / segment);
+    groups_ = static_cast<std::size_t>(ceil_div(odds, segment));
 
     // The base primes 3 <= p <= sqrt(n), found once here on the host (as in cuda.cu).
     const auto root = static_cast<std::uint32_t>(std::sqrt(static_cast<double>(2 * odds))) + 1;

@@ -53,7 +53,7 @@ class OpenClSpotFinding final : public OpenClRung {
 
     // The launch: one group per tile, the tiles of every frame in a row.
     const auto height = static_cast<cl_int>(stack.height), width = static_cast<cl_int>(stack.width);
-    const cl_int across = (width + kTileWidth - 1) / kTileWidth, down = (height + kTileHeight - 1) / kTileHeight;
+    const cl_int across = ceil_div(width, kTileWidth), down = ceil_div(height, kTileHeight);
     groups_ = static_cast<std::size_t>(across) * static_cast<std::size_t>(down) * stack.frames;
     const std::string options = "-DRADIUS=" + std::to_string(settings_.kernel_size) +
                                 " -DTILE_W=" + std::to_string(kTileWidth) + " -DTILE_H=" + std::to_string(kTileHeight) +

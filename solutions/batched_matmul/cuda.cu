@@ -39,7 +39,7 @@ class CudaBatchedMatmul final : public CudaRung {
   void compute() override {
     const auto m = static_cast<unsigned>(m_), n = static_cast<unsigned>(n_), p = static_cast<unsigned>(p_);
     if (register_tiles_) {
-      const std::size_t b_at = (m_ * n_ + kTile - 1) / kTile * kTile, p4 = (p_ + kTile - 1) / kTile * kTile;
+      const std::size_t b_at = round_up(m_ * n_, kTile), p4 = round_up(p_, kTile);
       const std::size_t shared_bytes = (b_at + n_ * p4) * sizeof(float);
       batched_matmul_register_tiles<<<static_cast<unsigned>(batch_), kMatmulThreads, shared_bytes, stream()>>>(
           d_a_.data(), d_b_.data(), d_c_.data(), m, n, p);
@@ -49,7 +49,7 @@ class CudaBatchedMatmul final : public CudaRung {
           d_a_.data(), d_b_.data(), d_c_.data(), m, n, p);
     } else {
       const auto elements = static_cast<unsigned>(c_.size());
-      batched_matmul_elements<<<(elements + kMatmulThreads - 1) / kMatmulThreads, kMatmulThreads, 0, stream()>>>(
+      batched_matmul_elements<<<ceil_div(elements, kMatmulThreads), kMatmulThreads, 0, stream()>>>(
           d_a_.data(), d_b_.data(), d_c_.data(), m, n, p, elements);
     }
     LADDER_CUDA_CHECK_LAUNCH();

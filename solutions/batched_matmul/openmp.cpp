@@ -21,7 +21,7 @@ class OpenMpBatchedMatmul final : public HostRung {
   }
 
   void compute() override {
-    const long groups = static_cast<long>((pairs_ + kLanes - 1) / kLanes);
+    const long groups = static_cast<long>(ceil_div(pairs_, kLanes));
 #pragma omp parallel for schedule(static)
     for (long g = 0; g < groups; ++g) {
       const std::size_t first = static_cast<std::size_t>(g) * kLanes;

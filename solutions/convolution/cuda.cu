@@ -23,7 +23,7 @@ class CudaConvolution final : public CudaRung {
     width_ = static_cast<int>(inputs.at("image").shape()[1]);
     rows_ = static_cast<int>(inputs.at("kernel").shape()[0]);
     columns_ = static_cast<int>(inputs.at("kernel").shape()[1]);
-    rows_padded_ = (rows_ + kConvChunk - 1) / kConvChunk * kConvChunk;
+    rows_padded_ = round_up(rows_, kConvChunk);
 
     // The weights as the kernel reads them: flipped (a convolution reads the
     // kernel backwards), padded with zero rows to whole chunks of 4 rows, and
@@ -60,7 +60,7 @@ class CudaConvolution final : public CudaRung {
     d_output_ = DeviceBuffer<float>(output_.size());
     const int out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
     grid_ =
-        dim3((out_width + kConvTileWidth - 1) / kConvTileWidth, (out_height + kConvTileHeight - 1) / kConvTileHeight);
+        dim3(ceil_div(out_width, kConvTileWidth), ceil_div(out_height, kConvTileHeight));
   }
 
   void upload() override {

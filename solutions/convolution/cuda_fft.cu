@@ -116,7 +116,7 @@ class CudaFftConvolution final : public CudaRung {
     LADDER_CUFFT_CHECK(cufftExecR2C(forward_, d_padded_kernel_.data(), d_kernel_spectrum_.data()));
     const int n = static_cast<int>(spectrum_count_);
     const float scale = 1.0f / (float(fft_height_) * float(fft_width_));
-    multiply_spectra<<<(n + kThreadsPerBlock - 1) / kThreadsPerBlock, kThreadsPerBlock, 0, stream()>>>(
+    multiply_spectra<<<ceil_div(n, kThreadsPerBlock), kThreadsPerBlock, 0, stream()>>>(
         d_image_spectrum_.data(), d_kernel_spectrum_.data(), n, scale);
     LADDER_CUDA_CHECK_LAUNCH();
     // The inverse reuses the image's padded buffer (compute() pads it again next time).

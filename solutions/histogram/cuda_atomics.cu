@@ -16,7 +16,7 @@ class CudaAtomicsHistogram final : public CudaRung {
     counts_ = outputs.at("counts").view<std::uint32_t>();
     d_values_ = DeviceBuffer<std::uint8_t>(values_.size());
     d_counts_ = DeviceBuffer<std::uint32_t>(counts_.size());
-    blocks_ = static_cast<unsigned>((values_.size() + kThreadsPerBlock - 1) / kThreadsPerBlock);
+    blocks_ = static_cast<unsigned>(ceil_div(values_.size(), kThreadsPerBlock));
   }
 
   void upload() override { copy_to_device(d_values_, values_); }

@@ -52,7 +52,7 @@ class CudaStreamsMedianFilter final : public CudaRung {
     std::size_t free_bytes = 0, total_bytes = 0;
     LADDER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     const std::size_t fit = std::size_t(double(free_bytes) * kFreeShare) / (2 * kStreams * frame_bytes_);
-    const std::size_t share = (stack_.frames + kMinSlices - 1) / kMinSlices;
+    const std::size_t share = ceil_div(stack_.frames, kMinSlices);
     std::size_t frames = std::max<std::size_t>(1, std::min(fit, share));
     while (!allocate(frames)) {
       if (frames == 1)
@@ -71,7 +71,7 @@ class CudaStreamsMedianFilter final : public CudaRung {
     const MedianSettings settings{settings_.size, settings_.remove_outlier, settings_.bright, settings_.diff};
     const std::byte* in = image_->raw();
     std::byte* out = output_->raw();
-    const std::size_t slices = (stack_.frames + frames_per_slice_ - 1) / frames_per_slice_;
+    const std::size_t slices = ceil_div(stack_.frames, frames_per_slice_);
     auto frames_of = [&](std::size_t slice) {
       return std::min(frames_per_slice_, stack_.frames - slice * frames_per_slice_);
     };

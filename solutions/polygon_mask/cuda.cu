@@ -31,14 +31,14 @@ class CudaPolygonMask final : public CudaRung {
     // kPixelsPerThread pixels, tile each row (narrow rows get narrower
     // blocks); per row, one thread per row.
     if constexpr (layout == Layout::per_pixel) {
-      const unsigned threads_per_row = (width_ + kPixelsPerThread - 1) / kPixelsPerThread;
+      const unsigned threads_per_row = ceil_div(width_, kPixelsPerThread);
       threads_ = std::min(256u, (threads_per_row + 31) / 32 * 32);
-      blocks_per_row_ = (threads_per_row + threads_ - 1) / threads_;
+      blocks_per_row_ = ceil_div(threads_per_row, threads_);
       blocks_ = height_ * blocks_per_row_;  // at most 2^26 + 2^20 for the canvases validate() accepts
     } else {
       d_vertices_ = DeviceBuffer<double>(vertices_.size());
       threads_ = 64;
-      blocks_ = (height_ + threads_ - 1) / threads_;
+      blocks_ = ceil_div(height_, threads_);
     }
   }
 

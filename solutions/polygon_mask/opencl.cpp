@@ -28,9 +28,9 @@ class OpenClPolygonMask final : public OpenClRung {
     // kPixelsPerItem pixels (PIXELS_PER_ITEM in the kernel), tile each row
     // (narrow rows get narrower groups); per row, one work-item per row.
     if constexpr (layout == Layout::per_pixel) {
-      const std::size_t items_per_row = (width + kPixelsPerItem - 1) / kPixelsPerItem;
+      const std::size_t items_per_row = ceil_div(width, kPixelsPerItem);
       local_ = std::min<std::size_t>(256, (items_per_row + 31) / 32 * 32);
-      const auto groups_per_row = static_cast<cl_uint>((items_per_row + local_ - 1) / local_);
+      const auto groups_per_row = static_cast<cl_uint>(ceil_div(items_per_row, local_));
       global_ = std::size_t{height} * groups_per_row * local_;
       kernel_ = build_kernel("polygon_mask/polygon_mask.cl", "polygon_mask_per_pixel",
                              "-DPIXELS_PER_ITEM=" + std::to_string(kPixelsPerItem));

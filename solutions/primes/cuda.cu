@@ -19,7 +19,7 @@ class CudaPrimes final : public CudaRung {
     flags_ = outputs.at("flags").view<std::uint8_t>();
     const std::uint64_t odds = (flags_.size() + 1) / 2;
     d_flags_ = DeviceBuffer<std::uint8_t>(flags_.size());
-    blocks_ = static_cast<unsigned>((odds + kSieveSegment - 1) / kSieveSegment);
+    blocks_ = static_cast<unsigned>(ceil_div(odds, kSieveSegment));
 
     // The base primes 3 <= p <= sqrt(n) (at most 6541 of them), found once
     // here on the host with a plain sieve: microseconds, and a table that

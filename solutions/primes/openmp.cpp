@@ -25,7 +25,7 @@ class OpenMpPrimes final : public HostRung {
     if (n == 0) return;
     const std::uint64_t odds = (n + 1) / 2;
     const std::vector<std::uint32_t> primes = base_primes(2 * odds - 1);
-    const long segments = static_cast<long>((odds + kSegment - 1) / kSegment);
+    const long segments = static_cast<long>(ceil_div(odds, kSegment));
 
 #pragma omp parallel
     {

@@ -37,8 +37,8 @@ class CudaSlidingSpotFinding final : public CudaRung {
       sliding_launch_ = plan_dispersion_sliding(settings_.kernel_size, stack_.frames, stack_.height, stack_.width);
       test_ = sliding_test_of(settings_);
     } else {  // the tile kernel, as the cuda rung launches it
-      grid_ = dim3((unsigned(stack_.width) + kTileWidth - 1) / kTileWidth,
-                   (unsigned(stack_.height) + kTileHeight - 1) / kTileHeight, unsigned(stack_.frames));
+      grid_ = dim3(ceil_div(unsigned(stack_.width), kTileWidth),
+                   ceil_div(unsigned(stack_.height), kTileHeight), unsigned(stack_.frames));
       shared_bytes_ = dispersion_shared_bytes(settings_.kernel_size);
     }
   }

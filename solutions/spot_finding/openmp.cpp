@@ -32,7 +32,7 @@ class OpenMpSpotFinding final : public HostRung {
   void compute() override {
     const long height = long(stack_.height), width = long(stack_.width);
     const long band = std::min(height, spot_finding::kBandRows);
-    const long bands = (height + band - 1) / band;
+    const long bands = ceil_div(height, band);
     const long pieces = long(stack_.frames) * bands;
     // One table per thread (the harness may change the thread count between runs).
     if (tables_.size() < static_cast<std::size_t>(omp_get_max_threads()))

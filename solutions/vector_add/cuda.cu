@@ -19,7 +19,7 @@ class CudaVectorAdd final : public CudaRung {
     d_b_ = DeviceBuffer<float>(b_.size());
     d_c_ = DeviceBuffer<float>(c_.size());
     const std::size_t groups = (c_.size() + 3) / 4;
-    blocks_ = static_cast<unsigned>((groups + kThreadsPerBlock - 1) / kThreadsPerBlock);
+    blocks_ = static_cast<unsigned>(ceil_div(groups, kThreadsPerBlock));
   }
 
   void upload() override {

@@ -95,7 +95,7 @@ class CudaRung : public Rung {
     int per_sm = 0;
     LADDER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
     std::size_t resident = static_cast<std::size_t>(per_sm) * properties_.multiProcessorCount;
-    std::size_t needed = (work_items + threads - 1) / threads;
+    std::size_t needed = ceil_div(work_items, threads);
     std::size_t blocks = needed < resident ? needed : resident;
     return static_cast<unsigned>(blocks ? blocks : 1);
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ladder/array.hpp"
+#include "ladder/ceil_div.hpp"
 #include "ladder/params.hpp"
 
 namespace ladder {
