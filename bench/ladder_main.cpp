@@ -3,12 +3,15 @@
 // 1 a rung failed its check, 2 bad usage or input, 3 a device failed.
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <set>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -36,10 +39,12 @@ commands:
   devices [--json]                    CUDA devices and OpenCL platforms/devices
   run [EXERCISE...] [options]         check and time the rungs, print the speed-up table,
                                       write the results JSON
-  check EXERCISE [--variants A,B] [--track exercises] [--size NAME]
+  check EXERCISE [--variants A,B] [--track exercises] [--size NAME] [--race]
                                       correctness only, on several awkward inputs; with
                                       --track exercises, your rungs (exercises/), each
-                                      passing one timed beside the solution's
+                                      passing one timed beside the solution's; with --race,
+                                      the OpenCL rungs on Oclgrind's simulated device, which
+                                      reports work-items racing on one address
   solve EXERCISE --variant RUNG --input NAME=FILE.npy ... --output FILE.npy [--param K=V ...]
                                       run one rung on your own data (inputs may also be
                                       FITS images, .fits, where ladder was built with cfitsio)
@@ -106,7 +111,7 @@ const std::map<std::string, std::set<std::string>> kCommandOptions = {
     {"devices", {"--json"}},
     {"run", {"--variants", "--track", "--size", "--param", "--sweep", "--time-budget", "--seed", "--threads", "--pinned", "--warm", "--out", "--min-time",
              "--repetitions", "--replicates", "--host-bandwidth", "--device-bandwidth"}},
-    {"check", {"--variants", "--track", "--size", "--threads"}},
+    {"check", {"--variants", "--track", "--size", "--threads", "--race"}},
     {"solve", {"--variant", "--input", "--output", "--param", "--threads", "--pinned"}},
     {"report", {"--out"}},
     {"generate", {"--out", "--size", "--param", "--seed"}},
@@ -488,8 +493,50 @@ std::map<std::string, double> quick_times(const std::string& exercise, const std
 // Correctness of every rung on the problem's check cases; with --track
 // exercises, the participant's rungs, and for each that passes its time
 // next to the solution's on this machine.
+// `ladder check EXERCISE --race`: the same check of the exercise's OpenCL
+// rungs, run again under Oclgrind (Debian's `oclgrind`), which simulates an
+// OpenCL device, follows every work-item and reports two of them touching
+// one address with no barrier or atomic between. Oclgrind writes its
+// reports to stderr, between the check's own lines; they are read from there.
+int check_for_races(const Arguments& args) {
+  if (std::system("command -v oclgrind > /dev/null 2>&1") != 0)
+    throw UsageError("--race runs the OpenCL rungs on Oclgrind, which is not installed (Debian: apt-get install oclgrind)");
+  auto problem = make_problem(args.positional[0]);
+  std::string rungs;
+  for (const auto& rung : chosen_rungs(*problem, args.value("--variants")))
+    if (backend_of(rung) == Backend::opencl) rungs += (rungs.empty() ? "" : ",") + rung;
+  if (rungs.empty()) throw UsageError("--race checks OpenCL rungs, and none is chosen in " + problem->name());
+  std::string command = "oclgrind --data-races --max-errors 20 '" +
+                        std::filesystem::read_symlink("/proc/self/exe").string() + "' check " + problem->name() +
+                        " --variants " + rungs;
+  for (const char* option : {"--track", "--size", "--threads"})
+    if (args.flag(option)) command += std::string(" ") + option + " " + args.value(option);
+  const auto errors = std::filesystem::temp_directory_path() / ("ladder-race-" + std::to_string(getpid()) + ".txt");
+  std::cout << "Oclgrind (--data-races): ladder check " << problem->name() << " --variants " << rungs << "\n"
+            << "PoCL runs a work-group's work-items one after another, so it cannot show a missing\n"
+            << "atomic or barrier within a work-group; Oclgrind follows every work-item (slowly).\n"
+            << std::flush;
+  const int status = std::system((command + " 2> '" + errors.string() + "'").c_str());
+  std::ifstream in(errors);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::filesystem::remove(errors);
+  const std::regex problem_report("data race|Invalid (read|write)|divergence detected|Uninitialized value");
+  const auto reports = std::count_if(lines.begin(), lines.end(),
+                                     [&](const std::string& line) { return std::regex_search(line, problem_report); });
+  if (reports > 0) {
+    std::cout << "Oclgrind reported " << reports << " problem(s) (at most 20 are reported); the first:\n";
+    for (std::size_t i = 0; i < lines.size() && i < 40; ++i) std::cout << lines[i] << '\n';
+    return 1;
+  }
+  for (const auto& line : lines) std::cerr << line << '\n';
+  std::cout << "Oclgrind reported no race and no invalid access.\n";
+  return status == 0 ? 0 : 1;
+}
+
 int command_check(const Arguments& args) {
   if (args.positional.size() != 1) throw UsageError("`ladder check` takes one exercise, e.g. `ladder check vector_add`");
+  if (args.flag("--race")) return check_for_races(args);
   const std::string track = checked_track(args);
   RunOptions options = run_options(args);
   auto problem = make_problem(args.positional[0]);
