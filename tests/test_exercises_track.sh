@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The participant track's checker, both ways (issue 9), and its layering:
-#  0. nothing in exercises/ includes a file from solutions/;
+#  0. nothing in exercises/ includes a file from solutions/, and every
+#     skeleton kernel has the name of a solution kernel;
 #  1. every skeleton in exercises/ builds into `ladder`, its naive rung
 #     passes and its TODO rungs report "not implemented", never pass/fail;
 #  2. in a copy of exercises/, with the solution's serial.cpp and OpenCL
@@ -27,6 +28,18 @@ if grep -rn '#include "solutions/' "$source_dir/exercises" >"$work/reaches.txt";
 else
   echo "ok: nothing in exercises/ includes from solutions/"
 fi
+
+# The skeleton kernels carry the solution's file names, so that the
+# participant can compare a kernel with the solution's of the same name.
+for kernel in "$source_dir"/exercises/*/kernels/*; do
+  exercise=$(basename "$(dirname "$(dirname "$kernel")")")
+  if [ -f "$source_dir/kernels/$exercise/$(basename "$kernel")" ]; then
+    echo "ok: $exercise/kernels/$(basename "$kernel") has a solution of that name"
+  else
+    echo "FAILED: exercises/$exercise/kernels/$(basename "$kernel") has no kernels/$exercise/$(basename "$kernel")"
+    failures=$((failures + 1))
+  fi
+done
 
 # 1. The skeletons as shipped.
 for folder in "$source_dir"/exercises/*/; do

@@ -1,9 +1,9 @@
-// cuda: the convolution as a CUDA kernel (kernels/convolution.cuh), the
+// cuda: the convolution as a CUDA kernel (kernels/convolution_tiles.cuh), the
 // image in shared-memory tiles, the weights in __constant__ memory, one
 // output per thread. The host side is given: buffers, copies, the launch.
 #include <string>
 
-#include "kernels/convolution.cuh"
+#include "kernels/convolution_tiles.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
 
@@ -36,7 +36,7 @@ class CudaConvolution final : public CudaRung {
     d_output_ = DeviceBuffer<float>(output_.size());
     const int out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
     grid_ = dim3(ceil_div(out_width, kConvTile), ceil_div(out_height, kConvTile));
-#ifdef LADDER_TODO_CUDA_KERNEL  // kernels/convolution.cuh still holds its TODO line
+#ifdef LADDER_TODO_CUDA_KERNEL  // kernels/convolution_tiles.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);
 #endif
   }

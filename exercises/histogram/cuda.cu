@@ -1,7 +1,7 @@
-// cuda: the histogram as a CUDA kernel (kernels/histogram.cuh), one
+// cuda: the histogram as a CUDA kernel (kernels/histogram_shared.cuh), one
 // histogram per block in shared memory. The host side is given: buffers,
 // copies, zeroing the counts, the launch.
-#include "kernels/histogram.cuh"
+#include "kernels/histogram_shared.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
 
@@ -20,7 +20,7 @@ class CudaHistogram final : public CudaRung {
     // Only as many blocks as fit on the GPU at once (fewer for tiny n):
     // the kernel's threads stride over the values by the grid's size.
     blocks_ = resident_blocks(histogram_shared, kThreadsPerBlock, values_.size());
-#ifdef LADDER_TODO_CUDA_KERNEL  // kernels/histogram.cuh still holds its TODO line
+#ifdef LADDER_TODO_CUDA_KERNEL  // kernels/histogram_shared.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);
 #endif
   }

@@ -1,11 +1,11 @@
-// cuda: the segmented sieve as a CUDA kernel (kernels/primes.cuh), one
+// cuda: the segmented sieve as a CUDA kernel (kernels/primes_sieve.cuh), one
 // segment per block in shared memory. The host side is given: the base
 // primes (found once here), the buffers, the launch, the copy back.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "kernels/primes.cuh"
+#include "kernels/primes_sieve.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
 
@@ -37,7 +37,7 @@ class CudaPrimes final : public CudaRung {
     d_primes_ = DeviceBuffer<std::uint32_t>(primes.size());
     LADDER_CUDA_CHECK(
         cudaMemcpy(d_primes_.data(), primes.data(), primes.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
-#ifdef LADDER_TODO_CUDA_KERNEL  // kernels/primes.cuh still holds its TODO line
+#ifdef LADDER_TODO_CUDA_KERNEL  // kernels/primes_sieve.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);
 #endif
   }

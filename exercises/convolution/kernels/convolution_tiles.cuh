@@ -13,7 +13,7 @@
 // Until this #define (two lines) is deleted, the cuda rung reports "not
 // implemented": delete it when your kernel is written, then rebuild.
 #define LADDER_TODO_CUDA_KERNEL \
-  "cuda: write the kernel in exercises/convolution/kernels/convolution.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
+  "cuda: write the kernel in exercises/convolution/kernels/convolution_tiles.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
 namespace {  // internal: the solution's kernel of the same name is linked into ladder too
 
 constexpr int kConvTile = 16;

@@ -7,7 +7,7 @@
 // Until this #define (two lines) is deleted, the cuda rung reports "not
 // implemented": delete it when your kernel is written, then rebuild.
 #define LADDER_TODO_CUDA_KERNEL \
-  "cuda: write the kernel in exercises/histogram/kernels/histogram.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
+  "cuda: write the kernel in exercises/histogram/kernels/histogram_shared.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
 #include <cstddef>
 
 namespace {  // internal: the solution's kernel of the same name is linked into ladder too

@@ -14,7 +14,7 @@
 // Until this #define (two lines) is deleted, the cuda rung reports "not
 // implemented": delete it when your kernel is written, then rebuild.
 #define LADDER_TODO_CUDA_KERNEL \
-  "cuda: write the kernel in exercises/primes/kernels/primes.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
+  "cuda: write the kernel in exercises/primes/kernels/primes_sieve.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
 #include <cstdint>
 
 namespace {  // internal: the solution's kernel of the same name is linked into ladder too
