@@ -60,18 +60,21 @@ for folder in "$source_dir"/exercises/*/; do
   if grep -q LADDER_TODO "$folder"/kernels/*.cl 2>/dev/null; then
     expect "$exercise: opencl (kernel stub) reports itself as not implemented" "^  opencl +(not implemented|skipped)" \
       "$work/$exercise.txt"
+    # (vector_add's participant writes the host program too: its TODO comes first.)
     if grep -Eq "^  opencl +not implemented" "$work/$exercise.txt"; then
       expect "$exercise: the stub's message names the file to edit" \
-        "^  opencl +not implemented \(.*exercises/$exercise/kernels/[a-z_]+\.cl still has its LADDER_TODO line" \
+        "^  opencl +not implemented \(.*exercises/$exercise/(kernels/[a-z_]+\.cl still has its LADDER_TODO line|opencl\.cpp)" \
         "$work/$exercise.txt"
     fi
   fi
 done
 
-# 2. A participant's copy of vector_add: serial solved, openmp off by one, OpenCL kernel solved.
+# 2. A participant's copy of vector_add: serial solved, openmp off by one,
+#    the OpenCL host program and kernel solved.
 cp -r "$source_dir/exercises" "$work/exercises"
 slot="$work/exercises/vector_add"
 cp "$source_dir/solutions/vector_add/serial.cpp" "$slot/serial.cpp"
+cp "$source_dir/solutions/vector_add/opencl.cpp" "$slot/opencl.cpp"
 cp "$source_dir/kernels/vector_add/vector_add.cl" "$slot/kernels/vector_add.cl"
 sed 's/i < n_; ++i/i < n_ - 1; ++i/' "$source_dir/solutions/vector_add/openmp.cpp" >"$slot/openmp.cpp"
 grep -q "n_ - 1" "$slot/openmp.cpp" || { echo "FAILED: could not break openmp.cpp"; exit 1; }
@@ -91,7 +94,14 @@ expect "the failure names the case's seed and the run that shows it again" \
 if grep -q "^  opencl .*skipped" "$work/copy.txt"; then
   echo "skipped: no OpenCL device for the edited kernel"
 else
-  expect "the solution's kernel in the slot passes, read at run time" "^  opencl +pass" "$work/copy.txt"
+  expect "the solution's host program and kernel in the slots pass" "^  opencl +pass" "$work/copy.txt"
+  # A kernel that does not compile (read at run time: no rebuild) fails with the compiler's log.
+  sed 's/a\[i\] + b\[i\]/a[i] + b[i] +/' "$source_dir/kernels/vector_add/vector_add.cl" >"$slot/kernels/vector_add.cl"
+  "$work/build/bench/ladder" check vector_add --track exercises --size tiny --variants opencl >"$work/typo.txt" 2>&1
+  expect "a kernel that does not compile fails with the build's error and log" \
+    "^  opencl +FAIL .*OpenCL build of kernels/vector_add/vector_add.cl failed \(CL_BUILD_PROGRAM_FAILURE\)" \
+    "$work/typo.txt"
+  expect "the log holds the compiler's message" "error" "$work/typo.txt"
 fi
 [ $status = 1 ] || { echo "FAILED: a failing rung must make check exit 1, got $status"; failures=$((failures + 1)); }
 

@@ -5,6 +5,9 @@
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "rung_test.hpp"
+#ifdef LADDER_HAVE_OPENCL
+#include "ladder/opencl.hpp"
+#endif
 
 namespace ladder {
 namespace {
@@ -64,6 +67,38 @@ TEST(VectorAddTest, WorkIsTwelveBytesAndOneAddPerElement) {
   EXPECT_EQ(work.bytes_in, 80);
   EXPECT_EQ(work.bytes_out, 40);
 }
+
+#ifdef LADDER_HAVE_OPENCL
+// The opencl rung writes the host program itself (HandsOnOpenCL's first
+// exercise): a failed call names the call, the error and the step it
+// belongs to, so a participant knows where to look.
+TEST(VectorAddTest, AFailedOpenClCallNamesItsErrorAndItsStepOfTheHostProgram) {
+  auto message = [](cl_int status, const char* call) {
+    try {
+      opencl_check(status, call, "opencl.cpp", 58);
+    } catch (const DeviceError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message(CL_INVALID_KERNEL_NAME, "clCreateKernel"),
+            "OpenCL call clCreateKernel failed: CL_INVALID_KERNEL_NAME (-46) at opencl.cpp:58 "
+            "(step 3, the program and its kernel, of the host program)");
+  EXPECT_NE(message(CL_INVALID_VALUE, "clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count)")
+                .find("(step 1, platform, device and context, of the host program)"),
+            std::string::npos);
+  EXPECT_NE(message(CL_INVALID_QUEUE_PROPERTIES, "clCreateCommandQueue").find("step 2, the command queue"),
+            std::string::npos);
+  EXPECT_NE(message(CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer").find("step 4, the buffers"), std::string::npos);
+  EXPECT_NE(message(CL_INVALID_WORK_GROUP_SIZE, "clEnqueueNDRangeKernel(queue_, kernel_, 1, ...)")
+                .find("step 5, the launch and the read-back"),
+            std::string::npos);
+  // A call outside the five steps names no step; a success throws nothing.
+  EXPECT_EQ(message(CL_INVALID_EVENT, "clWaitForEvents"),
+            "OpenCL call clWaitForEvents failed: CL_INVALID_EVENT (-58) at opencl.cpp:58");
+  EXPECT_EQ(message(CL_SUCCESS, "clCreateKernel"), "no error");
+}
+#endif
 
 }  // namespace
 }  // namespace ladder

@@ -65,10 +65,49 @@ const char* opencl_error_name(cl_int status) {
   }
 }
 
+std::string host_program_step(const std::string& call) {
+  static const std::pair<const char*, const char*> kSteps[] = {
+      {"clGetPlatformIDs", "step 1, platform, device and context"},
+      {"clGetDeviceIDs", "step 1, platform, device and context"},
+      {"clCreateContext", "step 1, platform, device and context"},
+      {"clCreateCommandQueue", "step 2, the command queue"},
+      {"clCreateProgramWithSource", "step 3, the program and its kernel"},
+      {"clBuildProgram", "step 3, the program and its kernel"},
+      {"clCreateKernel", "step 3, the program and its kernel"},
+      {"clCreateBuffer", "step 4, the buffers"},
+      {"clEnqueueWriteBuffer", "step 4, the buffers"},
+      {"clSetKernelArg", "step 5, the launch and the read-back"},
+      {"clEnqueueNDRangeKernel", "step 5, the launch and the read-back"},
+      {"clEnqueueReadBuffer", "step 5, the launch and the read-back"},
+  };
+  const std::string name = call.substr(0, call.find('('));
+  for (const auto& [function, step] : kSteps)
+    if (name == function) return step;
+  return "";
+}
+
 void opencl_check(cl_int status, const char* call, const char* file, int line) {
   if (status == CL_SUCCESS) return;
+  const std::string step = host_program_step(call);
   throw DeviceError(std::string("OpenCL call ") + call + " failed: " + opencl_error_name(status) + " (" +
-                    std::to_string(status) + ") at " + file + ":" + std::to_string(line));
+                    std::to_string(status) + ") at " + file + ":" + std::to_string(line) +
+                    (step.empty() ? "" : " (" + step + ", of the host program)"));
+}
+
+std::string opencl_program_source(const std::string& file, const std::string& track) {
+  std::string source = kernel_source(file, track);
+  if (source.find("LADDER_TODO") != std::string::npos)
+    throw NotImplemented(kernel_file(file, track) + " still has its LADDER_TODO line: write the kernel, then delete that line");
+  return source;
+}
+
+void check_build(cl_int status, cl_program program, cl_device_id device, const std::string& file) {
+  if (status == CL_SUCCESS) return;
+  std::size_t size = 0;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  std::string log(size, '\0');
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  throw DeviceError("OpenCL build of kernels/" + file + " failed (" + opencl_error_name(status) + "):\n" + log);
 }
 
 namespace {
@@ -95,7 +134,7 @@ std::vector<cl_platform_id> platforms() {
   cl_uint count = 0;
   cl_int status = clGetPlatformIDs(0, nullptr, &count);
   if (status == -1001 || count == 0) return {};  // no ICD installed: not an error, just none
-  LADDER_CL_CHECK(status);
+  LADDER_CL_CHECK_STATUS(clGetPlatformIDs, status);
   std::vector<cl_platform_id> list(count);
   LADDER_CL_CHECK(clGetPlatformIDs(count, list.data(), nullptr));
   return list;
@@ -105,7 +144,7 @@ std::vector<cl_device_id> devices_of(cl_platform_id platform) {
   cl_uint count = 0;
   cl_int status = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count);
   if (status == CL_DEVICE_NOT_FOUND || count == 0) return {};
-  LADDER_CL_CHECK(status);
+  LADDER_CL_CHECK_STATUS(clGetDeviceIDs, status);
   std::vector<cl_device_id> list(count);
   LADDER_CL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, list.data(), nullptr));
   return list;
@@ -126,6 +165,18 @@ OpenClDevice describe(const std::vector<cl_platform_id>& all, int p, int d) {
   chosen.name = device_info_string(chosen.device, CL_DEVICE_NAME) + " (" + platform_name(all[p]) + ")";
   chosen.is_gpu = is_gpu(chosen.device);
   return chosen;
+}
+
+// Reads a profiled launch's start and end; the queue it ran on must have
+// been created with CL_QUEUE_PROFILING_ENABLE.
+cl_ulong profiling_time(cl_event event, cl_profiling_info what) {
+  cl_ulong time = 0;
+  const cl_int status = clGetEventProfilingInfo(event, what, sizeof(time), &time, nullptr);
+  if (status == CL_PROFILING_INFO_NOT_AVAILABLE)
+    throw DeviceError("the compute launch has no profiling times (CL_PROFILING_INFO_NOT_AVAILABLE): create the "
+                      "command queue with CL_QUEUE_PROFILING_ENABLE (step 2, the command queue, of the host program)");
+  LADDER_CL_CHECK_STATUS(clGetEventProfilingInfo, status);
+  return time;
 }
 
 }  // namespace
@@ -194,18 +245,28 @@ nlohmann::json opencl_devices() {
   return list;
 }
 
-OpenClRung::OpenClRung(const RungContext& context)
-    : device_(select_opencl_device(context.options)), track_(context.track) {
+ClCacheScrubber::ClCacheScrubber(cl_context context, const OpenClDevice& device, const RunOptions& options) {
+  if (!device.is_gpu || options.warm) return;
+  cl_ulong cache = 0;
+  LADDER_CL_CHECK(clGetDeviceInfo(device.device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(cache), &cache, nullptr));
+  buffer_ = ClBuffer<std::byte>(context, CL_MEM_READ_WRITE, 2 * std::max<cl_ulong>(cache, 1 << 20));
+}
+
+void ClCacheScrubber::scrub(cl_command_queue queue) {
+  if (!active()) return;
+  const cl_uchar zero = 0;
+  LADDER_CL_CHECK(clEnqueueFillBuffer(queue, buffer_.get(), &zero, 1, 0, buffer_.size(), 0, nullptr, nullptr));
+  LADDER_CL_CHECK(clFinish(queue));
+}
+
+OpenClRung::OpenClRung(const RungContext& context) : OpenClDeviceRung(context) {
   cl_int status = CL_SUCCESS;
-  context_ = clCreateContext(nullptr, 1, &device_.device, nullptr, nullptr, &status);
-  LADDER_CL_CHECK(status);
-  queue_ = clCreateCommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE, &status);
-  LADDER_CL_CHECK(status);
-  if (device_.is_gpu && !context.options.warm) {
-    cl_ulong cache = 0;
-    LADDER_CL_CHECK(clGetDeviceInfo(device_.device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof(cache), &cache, nullptr));
-    cache_scrubber_ = ClBuffer<std::byte>(context_, CL_MEM_READ_WRITE, 2 * std::max<cl_ulong>(cache, 1 << 20));
-  }
+  cl_device_id id = device();
+  context_ = clCreateContext(nullptr, 1, &id, nullptr, nullptr, &status);
+  LADDER_CL_CHECK_STATUS(clCreateContext, status);
+  queue_ = clCreateCommandQueue(context_, id, CL_QUEUE_PROFILING_ENABLE, &status);
+  LADDER_CL_CHECK_STATUS(clCreateCommandQueue, status);
+  cache_scrubber_ = ClCacheScrubber(context_, chosen_device(), context.options);
 }
 
 OpenClRung::~OpenClRung() {
@@ -213,31 +274,23 @@ OpenClRung::~OpenClRung() {
   for (cl_event event : compute_events_) clReleaseEvent(event);
   for (cl_kernel kernel : kernels_) clReleaseKernel(kernel);
   for (cl_program program : programs_) clReleaseProgram(program);
-  cache_scrubber_ = ClBuffer<std::byte>();
+  cache_scrubber_ = ClCacheScrubber();
   if (queue_) clReleaseCommandQueue(queue_);
   if (context_) clReleaseContext(context_);
 }
 
 cl_kernel OpenClRung::build_kernel(const std::string& file, const std::string& kernel_name, const std::string& options) {
-  std::string source = kernel_source(file, track_);
-  if (source.find("LADDER_TODO") != std::string::npos)
-    throw NotImplemented(kernel_file(file, track_) + " still has its LADDER_TODO line: write the kernel, then delete that line");
+  const std::string source = opencl_program_source(file, track());
   const char* text = source.c_str();
   cl_int status = CL_SUCCESS;
   cl_program program = clCreateProgramWithSource(context_, 1, &text, nullptr, &status);
-  LADDER_CL_CHECK(status);
+  LADDER_CL_CHECK_STATUS(clCreateProgramWithSource, status);
   programs_.push_back(program);
   std::string flags = "-cl-std=CL1.2 " + options;
-  status = clBuildProgram(program, 1, &device_.device, flags.c_str(), nullptr, nullptr);
-  if (status != CL_SUCCESS) {
-    std::size_t size = 0;
-    clGetProgramBuildInfo(program, device_.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-    std::string log(size, '\0');
-    clGetProgramBuildInfo(program, device_.device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-    throw DeviceError("OpenCL build of kernels/" + file + " failed (" + opencl_error_name(status) + "):\n" + log);
-  }
+  cl_device_id id = device();
+  check_build(clBuildProgram(program, 1, &id, flags.c_str(), nullptr, nullptr), program, id, file);
   cl_kernel kernel = clCreateKernel(program, kernel_name.c_str(), &status);
-  LADDER_CL_CHECK(status);
+  LADDER_CL_CHECK_STATUS(clCreateKernel, status);
   kernels_.push_back(kernel);
   return kernel;
 }
@@ -263,22 +316,60 @@ double OpenClRung::timed_compute() {
   compute();
   LADDER_CL_CHECK(clFinish(queue_));
   if (compute_events_.empty()) return 0;
-  cl_ulong start = 0, end = 0;
-  LADDER_CL_CHECK(clGetEventProfilingInfo(compute_events_.front(), CL_PROFILING_COMMAND_START, sizeof(start), &start,
-                                          nullptr));
-  LADDER_CL_CHECK(clGetEventProfilingInfo(compute_events_.back(), CL_PROFILING_COMMAND_END, sizeof(end), &end,
-                                          nullptr));
+  const cl_ulong start = profiling_time(compute_events_.front(), CL_PROFILING_COMMAND_START);
+  const cl_ulong end = profiling_time(compute_events_.back(), CL_PROFILING_COMMAND_END);
   synchronize();
   return static_cast<double>(end - start) * 1e-9;
 }
 
-void OpenClRung::evict_caches() {
-  if (cache_scrubber_.size() == 0) return;
-  const cl_uchar zero = 0;
-  LADDER_CL_CHECK(clEnqueueFillBuffer(queue_, cache_scrubber_.get(), &zero, 1, 0, cache_scrubber_.size(), 0, nullptr,
-                                      nullptr));
-  LADDER_CL_CHECK(clFinish(queue_));
+void OpenClRung::evict_caches() { cache_scrubber_.scrub(queue_); }
+
+OpenClHostProgramRung::OpenClHostProgramRung(const RungContext& context) : OpenClDeviceRung(context) {
+  const OpenClDevice& device = chosen_device();
+  if (!device.is_gpu || context.options.warm) return;
+  cl_int status = CL_SUCCESS;
+  scrub_context_ = clCreateContext(nullptr, 1, &device.device, nullptr, nullptr, &status);
+  LADDER_CL_CHECK_STATUS(clCreateContext, status);
+  scrub_queue_ = clCreateCommandQueue(scrub_context_, device.device, 0, &status);
+  LADDER_CL_CHECK_STATUS(clCreateCommandQueue, status);
+  cache_scrubber_ = ClCacheScrubber(scrub_context_, device, context.options);
 }
+
+OpenClHostProgramRung::~OpenClHostProgramRung() {
+  release_compute_event();
+  cache_scrubber_ = ClCacheScrubber();
+  if (scrub_queue_) clReleaseCommandQueue(scrub_queue_);
+  if (scrub_context_) clReleaseContext(scrub_context_);
+}
+
+cl_event* OpenClHostProgramRung::compute_event() {
+  release_compute_event();
+  return &compute_event_;
+}
+
+void OpenClHostProgramRung::release_compute_event() {
+  if (compute_event_) clReleaseEvent(compute_event_);
+  compute_event_ = nullptr;
+}
+
+void OpenClHostProgramRung::synchronize() {
+  if (compute_queue()) LADDER_CL_CHECK(clFinish(compute_queue()));
+}
+
+double OpenClHostProgramRung::timed_compute() {
+  synchronize();
+  release_compute_event();
+  compute();
+  if (!compute_event_)
+    throw DeviceError("compute() launched no kernel the harness can time: pass compute_event() as the last argument "
+                      "of clEnqueueNDRangeKernel (step 5, the launch and the read-back, of the host program)");
+  LADDER_CL_CHECK(clWaitForEvents(1, &compute_event_));
+  const cl_ulong start = profiling_time(compute_event_, CL_PROFILING_COMMAND_START);
+  const cl_ulong end = profiling_time(compute_event_, CL_PROFILING_COMMAND_END);
+  return static_cast<double>(end - start) * 1e-9;
+}
+
+void OpenClHostProgramRung::evict_caches() { cache_scrubber_.scrub(scrub_queue_); }
 
 DeviceCeilings measure_opencl_ceilings(const RunOptions& options) {
   DeviceCeilings ceilings;
@@ -287,9 +378,9 @@ DeviceCeilings measure_opencl_ceilings(const RunOptions& options) {
   if (!device.is_gpu) return ceilings;  // a CPU device shares the host's ceiling
   cl_int status = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, 1, &device.device, nullptr, nullptr, &status);
-  LADDER_CL_CHECK(status);
+  LADDER_CL_CHECK_STATUS(clCreateContext, status);
   cl_command_queue queue = clCreateCommandQueue(context, device.device, CL_QUEUE_PROFILING_ENABLE, &status);
-  LADDER_CL_CHECK(status);
+  LADDER_CL_CHECK_STATUS(clCreateCommandQueue, status);
   const std::size_t bytes = std::size_t{512} << 20;
   {
     ClBuffer<std::byte> source(context, CL_MEM_READ_WRITE, bytes), target(context, CL_MEM_READ_WRITE, bytes);

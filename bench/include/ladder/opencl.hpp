@@ -1,8 +1,10 @@
 #pragma once
 // OpenCL support for rungs: one checked-call macro with error names, an
-// owning buffer, and OpenClRung, the base class that builds programs from
-// kernels/ and times compute with profiling events (start of the first
-// command to end of the last).
+// owning buffer, and two base classes that time compute with profiling
+// events (start of the first command to end of the last): OpenClRung,
+// which holds the context and queue and builds programs from kernels/, and
+// OpenClHostProgramRung, for a rung that writes the whole host program
+// itself (vector_add's opencl rung: HandsOnOpenCL's first exercise).
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
@@ -17,11 +19,26 @@
 #include "ladder/rung.hpp"
 
 #define LADDER_CL_CHECK(expr) ::ladder::opencl_check((expr), #expr, __FILE__, __LINE__)
+// For the calls that return an object and hand their status back through
+// their last argument: LADDER_CL_CHECK_STATUS(clCreateContext, status).
+#define LADDER_CL_CHECK_STATUS(call, status) ::ladder::opencl_check((status), #call, __FILE__, __LINE__)
 
 namespace ladder {
 
 const char* opencl_error_name(cl_int status);
+// Throws DeviceError naming the call, the error and where; for the calls of
+// a host program's five steps it names the step too (see host_program_step).
 void opencl_check(cl_int status, const char* call, const char* file, int line);
+// The step of an OpenCL host program that a call (its text, from its name
+// on) belongs to, e.g. "step 2, the command queue"; empty for other calls.
+std::string host_program_step(const std::string& call);
+
+// The OpenCL C source of kernels/<file> for the track (kernel_source);
+// NotImplemented while a participant's kernel still has its LADDER_TODO line.
+std::string opencl_program_source(const std::string& file, const std::string& track);
+// After clBuildProgram: throws DeviceError with the compiler's log when the
+// build failed, so that a typo in a kernel shows its line and message.
+void check_build(cl_int status, cl_program program, cl_device_id device, const std::string& file);
 
 struct OpenClDevice {
   cl_platform_id platform = nullptr;
@@ -44,7 +61,7 @@ class ClBuffer {
   ClBuffer(cl_context context, cl_mem_flags flags, std::size_t count) : count_(count) {
     cl_int status = CL_SUCCESS;
     memory_ = clCreateBuffer(context, flags, (count ? count : 1) * sizeof(T), nullptr, &status);
-    LADDER_CL_CHECK(status);
+    LADDER_CL_CHECK_STATUS(clCreateBuffer, status);
   }
   ~ClBuffer() {
     if (memory_) clReleaseMemObject(memory_);
@@ -63,23 +80,54 @@ class ClBuffer {
   std::size_t count_ = 0;
 };
 
-class OpenClRung : public Rung {
+// Evicts a GPU's cache before a timed repetition by filling a buffer of
+// twice its size (nothing on a CPU device, nor with --warm).
+class ClCacheScrubber {
  public:
-  explicit OpenClRung(const RungContext& context);
-  ~OpenClRung() override;
-  OpenClRung(const OpenClRung&) = delete;
-  OpenClRung& operator=(const OpenClRung&) = delete;
+  ClCacheScrubber() = default;
+  ClCacheScrubber(cl_context context, const OpenClDevice& device, const RunOptions& options);
+  bool active() const { return buffer_.size() > 0; }
+  void scrub(cl_command_queue queue);
 
-  void synchronize() override;
-  double timed_compute() override;
-  void evict_caches() override;
+ private:
+  ClBuffer<std::byte> buffer_;
+};
+
+// What the two base classes below share: the device the harness chose
+// (--opencl-device, else the first GPU, else a CPU) and the track whose
+// kernels the rung builds.
+class OpenClDeviceRung : public Rung {
+ public:
+  explicit OpenClDeviceRung(const RungContext& context)
+      : device_(select_opencl_device(context.options)), track_(context.track) {}
+  OpenClDeviceRung(const OpenClDeviceRung&) = delete;
+  OpenClDeviceRung& operator=(const OpenClDeviceRung&) = delete;
+
   std::string device_name() const override { return device_.name; }
   DeviceKind device_kind() const override { return device_.is_gpu ? DeviceKind::gpu : DeviceKind::cpu; }
 
  protected:
+  const OpenClDevice& chosen_device() const { return device_; }
+  const std::string& track() const { return track_; }
+
+ private:
+  OpenClDevice device_;
+  std::string track_;
+};
+
+class OpenClRung : public OpenClDeviceRung {
+ public:
+  explicit OpenClRung(const RungContext& context);
+  ~OpenClRung() override;
+
+  void synchronize() override;
+  double timed_compute() override;
+  void evict_caches() override;
+
+ protected:
   cl_context context() const { return context_; }
   cl_command_queue queue() const { return queue_; }
-  cl_device_id device() const { return device_.device; }
+  cl_device_id device() const { return chosen_device().device; }
 
   // Builds kernels/<file> (see kernel_source) and returns the named kernel;
   // the build log is in the error when it fails. A participant's kernel
@@ -107,14 +155,48 @@ class OpenClRung : public Rung {
   }
 
  private:
-  OpenClDevice device_;
-  std::string track_;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
   std::vector<cl_program> programs_;
   std::vector<cl_kernel> kernels_;
   std::vector<cl_event> compute_events_;
-  ClBuffer<std::byte> cache_scrubber_;  // GPU devices only
+  ClCacheScrubber cache_scrubber_;
+};
+
+// The base of a rung that writes the whole host program with the OpenCL
+// API: platform and device, context, queue, program, buffers, launch and
+// read-back, all its own. The harness still chooses the device (the
+// indices `ladder devices` prints, --opencl-device P:D) and times compute:
+// the rung hands back its queue and passes compute_event() to its launch.
+class OpenClHostProgramRung : public OpenClDeviceRung {
+ public:
+  explicit OpenClHostProgramRung(const RungContext& context);
+  ~OpenClHostProgramRung() override;
+
+  void synchronize() override;
+  double timed_compute() override;
+  void evict_caches() override;
+
+ protected:
+  // Where the device is: clGetPlatformIDs()[platform_index()], then its
+  // clGetDeviceIDs(CL_DEVICE_TYPE_ALL)[device_index()].
+  int platform_index() const { return chosen_device().platform_index; }
+  int device_index() const { return chosen_device().device_index; }
+  // The queue compute() enqueues on (null before prepare). The harness
+  // reads the launch's start and end from it: create it with
+  // CL_QUEUE_PROFILING_ENABLE.
+  virtual cl_command_queue compute_queue() const = 0;
+  // The event argument of compute()'s clEnqueueNDRangeKernel.
+  cl_event* compute_event();
+
+ private:
+  void release_compute_event();
+
+  cl_event compute_event_ = nullptr;
+  // The cache is evicted through a context and queue of the harness's own.
+  cl_context scrub_context_ = nullptr;
+  cl_command_queue scrub_queue_ = nullptr;
+  ClCacheScrubber cache_scrubber_;
 };
 
 }  // namespace ladder
