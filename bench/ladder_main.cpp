@@ -506,7 +506,9 @@ int check_for_races(const Arguments& args) {
   for (const auto& rung : chosen_rungs(*problem, args.value("--variants")))
     if (backend_of(rung) == Backend::opencl) rungs += (rungs.empty() ? "" : ",") + rung;
   if (rungs.empty()) throw UsageError("--race checks OpenCL rungs, and none is chosen in " + problem->name());
-  std::string command = "oclgrind --data-races --max-errors 20 '" +
+  // 64 KiB of local memory, as on most GPUs (Oclgrind's own default, 32 KiB,
+  // is less than spot_finding's widest window needs).
+  std::string command = "oclgrind --data-races --max-errors 20 --local-mem-size 65536 '" +
                         std::filesystem::read_symlink("/proc/self/exe").string() + "' check " + problem->name() +
                         " --variants " + rungs;
   for (const char* option : {"--track", "--size", "--threads"})

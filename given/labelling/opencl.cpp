@@ -2,7 +2,9 @@
 // (kernels/labelling/labelling.cl): tiles labelled by union-find in local
 // memory, joined across their borders with atomic_min in global memory,
 // then the roots counted per chunk, the chunk counts scanned by one
-// work-group, and every pixel numbered by its root's rank.
+// work-group, and every pixel numbered by its root's rank into a second
+// array. Every access to the forest while it is built is atomic, so no two
+// work-items race on it (`ladder check labelling --race`).
 //
 // Given to both tracks (given/labelling/): the participant's track builds
 // the kernels from exercises/labelling/kernels/labelling.cl, where the
@@ -51,7 +53,8 @@ class OpenClLabelling final : public OpenClRung {
     chunks_ = ceil_div(n_, chunk_);
 
     d_image_ = ClBuffer<std::uint8_t>(context(), CL_MEM_READ_ONLY, image_.size());
-    d_labels_ = ClBuffer<cl_int>(context(), CL_MEM_READ_WRITE, labels_.size());
+    d_forest_ = ClBuffer<cl_int>(context(), CL_MEM_READ_WRITE, labels_.size());
+    d_labels_ = ClBuffer<cl_int>(context(), CL_MEM_WRITE_ONLY, labels_.size());
     d_root_bits_ = ClBuffer<cl_uint>(context(), CL_MEM_READ_WRITE, chunks_ * chunk_ / 32);
     d_word_offsets_ = ClBuffer<cl_int>(context(), CL_MEM_READ_WRITE, chunks_ * chunk_ / 32);
     d_chunk_offsets_ = ClBuffer<cl_int>(context(), CL_MEM_READ_WRITE, chunks_);
@@ -66,11 +69,12 @@ class OpenClLabelling final : public OpenClRung {
     count_roots_ = build_kernel(file, "count_roots", options);
     scan_counts_ = build_kernel(file, "scan_chunk_counts", options);
     number_ = build_kernel(file, "number_components", options);
-    set_arguments(label_tiles_, d_image_.get(), height, width, tiles_across, d_labels_.get());
-    set_arguments(merge_borders_, d_image_.get(), height, width, tiles_across, d_labels_.get());
-    set_arguments(count_roots_, d_labels_.get(), n_, d_root_bits_.get(), d_word_offsets_.get(), d_chunk_offsets_.get());
+    set_arguments(label_tiles_, d_image_.get(), height, width, tiles_across, d_forest_.get());
+    set_arguments(merge_borders_, d_image_.get(), height, width, tiles_across, d_forest_.get());
+    set_arguments(count_roots_, d_forest_.get(), n_, d_root_bits_.get(), d_word_offsets_.get(), d_chunk_offsets_.get());
     set_arguments(scan_counts_, d_chunk_offsets_.get(), static_cast<cl_uint>(chunks_));
-    set_arguments(number_, d_labels_.get(), n_, d_root_bits_.get(), d_word_offsets_.get(), d_chunk_offsets_.get());
+    set_arguments(number_, d_forest_.get(), d_labels_.get(), n_, d_root_bits_.get(), d_word_offsets_.get(),
+                  d_chunk_offsets_.get());
   }
 
   void upload() override { write(d_image_, image_); }
@@ -92,7 +96,8 @@ class OpenClLabelling final : public OpenClRung {
   cl_uint n_ = 0;
   std::size_t tile_items_ = 0, tiles_ = 0, chunk_ = 0, chunks_ = 0;
   ClBuffer<std::uint8_t> d_image_;
-  ClBuffer<cl_int> d_labels_;
+  ClBuffer<cl_int> d_forest_;  // each pixel's parent, -1 for background; read-only once built
+  ClBuffer<cl_int> d_labels_;  // the output: written from the forest, never read
   ClBuffer<cl_uint> d_root_bits_;
   ClBuffer<cl_int> d_word_offsets_;
   ClBuffer<cl_int> d_chunk_offsets_;  // the chunks' root counts, then (scanned) their offsets

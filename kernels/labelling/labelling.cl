@@ -4,7 +4,7 @@
 //
 //   label_tiles          each work-group labels one TILE_WIDTH×TILE_HEIGHT tile in local memory
 //   merge_tile_borders   unites the pixels that touch across tile borders
-//   count_roots          flattens every tree; marks and counts the roots
+//   count_roots          marks and counts the roots
 //   scan_chunk_counts    one work-group: the exclusive prefix over the chunks
 //   number_components    label = 1 + the number of roots before my root
 //
@@ -33,13 +33,17 @@ uint join_mask(bool a, bool b, bool c, bool d) {
 }
 
 // Union-find in local and in global memory (OpenCL 1.2 has no generic
-// address space: one copy each). atomic_min returns what was there: if it
-// was no longer a root, carry on from where it now points.
+// address space: one copy each). While the forest is built, many
+// work-items change it at once, so every access to it is atomic: OpenCL
+// 1.2 has no atomic load, and atomic_or(p, 0) reads without changing.
+// Then no two work-items race on a label (`ladder check --race` holds
+// this). atomic_min returns what was there: if it was no longer a root,
+// carry on from where it now points.
 int find_root_local(volatile __local int* parent, int i) {
-  int p = parent[i];
+  int p = atomic_or(&parent[i], 0);
   while (p != i) {
     i = p;
-    p = parent[i];
+    p = atomic_or(&parent[i], 0);
   }
   return i;
 }
@@ -57,10 +61,10 @@ void unite_local(volatile __local int* parent, int a, int b) {
 }
 
 int find_root_global(volatile __global int* parent, int i) {
-  int p = parent[i];
+  int p = atomic_or(&parent[i], 0);
   while (p != i) {
     i = p;
-    p = parent[i];
+    p = atomic_or(&parent[i], 0);
   }
   return i;
 }
@@ -80,7 +84,7 @@ void unite_global(volatile __global int* parent, int a, int b) {
 // One work-group per tile (tiles numbered row by row). Each pixel leaves
 // the global index of its tile-local root, or -1 for background.
 __kernel void label_tiles(__global const uchar* image, const int height, const int width, const int tiles_across,
-                          __global int* labels) {
+                          __global int* forest) {
   __local int parent[TILE_WIDTH * TILE_HEIGHT];
   const int t = get_local_id(0), lane = t % TILE_WIDTH, row = t / TILE_WIDTH;
   const int x0 = (get_group_id(0) % tiles_across) * TILE_WIDTH;
@@ -107,7 +111,7 @@ __kernel void label_tiles(__global const uchar* image, const int height, const i
 
   if (inside) {
     const int root = fg ? find_root_local(parent, t) : 0;
-    labels[i] = fg ? (y0 + root / TILE_WIDTH) * width + x0 + root % TILE_WIDTH : -1;
+    forest[i] = fg ? (y0 + root / TILE_WIDTH) * width + x0 + root % TILE_WIDTH : -1;
   }
 }
 
@@ -115,7 +119,7 @@ __kernel void label_tiles(__global const uchar* image, const int height, const i
 // row (k < TILE_WIDTH), left column (then) or right column (8 only), and
 // makes the unions of its join mask that reach outside the tile.
 __kernel void merge_tile_borders(__global const uchar* image, const int height, const int width,
-                                 const int tiles_across, volatile __global int* labels) {
+                                 const int tiles_across, volatile __global int* forest) {
   const int k = get_local_id(0);
   int lane, row;
   if (k < TILE_WIDTH) {
@@ -137,37 +141,24 @@ __kernel void merge_tile_borders(__global const uchar* image, const int height, 
   const bool c = x + 1 < width && y > 0 && image[i - width + 1];
   const bool d = x > 0 && image[i - 1];
   const uint join = join_mask(a, b, c, d);
-  if ((join & JOIN_A) && (lane == 0 || row == 0)) unite_global(labels, i, i - width - 1);
-  if ((join & JOIN_B) && row == 0) unite_global(labels, i, i - width);
-  if ((join & JOIN_C) && (lane == TILE_WIDTH - 1 || row == 0)) unite_global(labels, i, i - width + 1);
-  if ((join & JOIN_D) && lane == 0) unite_global(labels, i, i - 1);
+  if ((join & JOIN_A) && (lane == 0 || row == 0)) unite_global(forest, i, i - width - 1);
+  if ((join & JOIN_B) && row == 0) unite_global(forest, i, i - width);
+  if ((join & JOIN_C) && (lane == TILE_WIDTH - 1 || row == 0)) unite_global(forest, i, i - width + 1);
+  if ((join & JOIN_D) && lane == 0) unite_global(forest, i, i - 1);
 }
 
-// One work-group per chunk of CHUNK pixels. Points every pixel straight at
-// its root (no unions happen any more, so a root found is final), then
-// marks the roots: root_bits has one bit per pixel, word_offsets the
+// One work-group per chunk of CHUNK pixels. Marks the roots, the pixels
+// that are their own parent (no unions happen any more: the forest is only
+// read from here on): root_bits has one bit per pixel, word_offsets the
 // number of roots in the chunk before each 32-pixel word, chunk_counts the
 // chunk's total.
-__kernel void count_roots(volatile __global int* labels, const uint n, __global uint* root_bits,
+__kernel void count_roots(__global const int* forest, const uint n, __global uint* root_bits,
                           __global int* word_offsets, __global int* chunk_counts) {
   __local uint bits[CHUNK / 32];
   const uint lid = get_local_id(0), i = get_global_id(0);
   if (lid < CHUNK / 32) bits[lid] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);  // bits cleared before anyone sets one
-
-  if (i < n) {
-    const int p = labels[i];
-    if (p >= 0) {
-      const int root = find_root_global(labels, p);
-      for (int j = p; j != root;) {  // compress the path for the work-items that walk it later
-        const int next = labels[j];
-        labels[j] = root;
-        j = next;
-      }
-      if (p != root) labels[i] = root;
-      if (root == (int)i) atomic_or(&bits[lid / 32], 1u << (lid % 32));
-    }
-  }
+  if (i < n && forest[i] == (int)i) atomic_or(&bits[lid / 32], 1u << (lid % 32));
   barrier(CLK_LOCAL_MEM_FENCE);  // every root marked
 
   if (lid == 0) {  // CHUNK / 32 words: one work-item sums them up
@@ -210,15 +201,19 @@ __kernel void scan_chunk_counts(__global int* counts, const uint chunks) {
 }
 
 // labels[i] = 1 + the number of roots before i's root, or 0 for background.
-__kernel void number_components(__global int* labels, const uint n, __global const uint* root_bits,
-                                __global const int* word_offsets, __global const int* chunk_offsets) {
+// The forest is only read, and the numbers go to another array: a
+// work-item that rewrote forest[i] would race with those walking through i.
+__kernel void number_components(__global const int* forest, __global int* labels, const uint n,
+                                __global const uint* root_bits, __global const int* word_offsets,
+                                __global const int* chunk_offsets) {
   const uint i = get_global_id(0);
   if (i >= n) return;
-  const int root = labels[i];
+  int root = forest[i];
   if (root < 0) {
     labels[i] = 0;
     return;
   }
+  for (int next; (next = forest[root]) != root;) root = next;
   const uint word = (uint)root / 32, below = (1u << ((uint)root % 32)) - 1u;
   labels[i] = 1 + chunk_offsets[(uint)root / CHUNK] + word_offsets[word] + popcount(root_bits[word] & below);
 }

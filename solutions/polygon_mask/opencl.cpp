@@ -23,7 +23,11 @@ class OpenClPolygonMask final : public OpenClRung {
     const auto width = static_cast<cl_uint>(outputs.at("mask").shape()[1]);
     const auto n = static_cast<cl_uint>(vertices_.size() / 2);
     d_vertices_ = ClBuffer<double>(context(), CL_MEM_READ_ONLY, vertices_.size());
-    d_mask_ = ClBuffer<std::uint8_t>(context(), CL_MEM_WRITE_ONLY, mask_.size());
+    // Per row, the kernel reads its row back (the running XOR over the
+    // flags it wrote): the mask is read-write, as OpenCL asks (Oclgrind
+    // reported the reads of a write-only buffer).
+    d_mask_ = ClBuffer<std::uint8_t>(
+        context(), layout == Layout::per_row ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY, mask_.size());
     // The launch: per pixel, groups of up to 256 work-items, each
     // kPixelsPerItem pixels (PIXELS_PER_ITEM in the kernel), tile each row
     // (narrow rows get narrower groups); per row, one work-item per row.

@@ -4,14 +4,14 @@
 //
 //   label_tiles          each work-group labels one TILE_WIDTH×TILE_HEIGHT tile in local memory   (yours)
 //   merge_tile_borders   unites the pixels that touch across tile borders                        (yours)
-//   count_roots          flattens every tree; marks and counts the roots                         (given)
+//   count_roots          marks and counts the roots                                              (given)
 //   scan_chunk_counts    one work-group: the exclusive prefix over the chunks                    (given)
 //   number_components    label = 1 + the number of roots before my root                          (given)
 //
-// A label is a pixel's linear index; labels[i] = -1 for background. After
-// your two kernels, labels[] is a forest: following labels[i],
-// labels[labels[i]], ... from a foreground pixel leads to its component's
-// root r, with labels[r] = r, and r is the component's smallest index (its
+// A label is a pixel's linear index; forest[i] = -1 for background. After
+// your two kernels, forest[] is a forest: following forest[i],
+// forest[forest[i]], ... from a foreground pixel leads to its component's
+// root r, with forest[r] = r, and r is the component's smallest index (its
 // first pixel in raster order). The given kernels turn that into scipy's
 // numbering. Built with -DCONNECTIVITY=4|8, -DTILE_WIDTH (32),
 // -DTILE_HEIGHT (up to 16), -DCHUNK and -DSCAN_ITEMS.
@@ -34,21 +34,24 @@ uint join_mask(bool a, bool b, bool c, bool d) {
 }
 
 // The root of i's tree: follow the parents until a label is its own.
-// (OpenCL 1.2 has no generic address space: one copy per memory.)
+// (OpenCL 1.2 has no generic address space: one copy per memory.) Other
+// work-items change the forest meanwhile, so every access to it is
+// atomic: OpenCL 1.2 has no atomic load, and atomic_or(p, 0) reads without
+// changing. A plain read there is a data race (`ladder check --race`).
 int find_root_local(volatile __local int* parent, int i) {
-  int p = parent[i];
+  int p = atomic_or(&parent[i], 0);
   while (p != i) {
     i = p;
-    p = parent[i];
+    p = atomic_or(&parent[i], 0);
   }
   return i;
 }
 
 int find_root_global(volatile __global int* parent, int i) {
-  int p = parent[i];
+  int p = atomic_or(&parent[i], 0);
   while (p != i) {
     i = p;
-    p = parent[i];
+    p = atomic_or(&parent[i], 0);
   }
   return i;
 }
@@ -64,53 +67,40 @@ void unite_global(volatile __global int* parent, int a, int b) {}
 
 // One work-group of TILE_WIDTH * TILE_HEIGHT work-items per tile (tiles
 // numbered row by row, tiles_across per row), work-item t at the tile's row
-// t / TILE_WIDTH, column t % TILE_WIDTH. Leaves in labels[i], for each pixel
+// t / TILE_WIDTH, column t % TILE_WIDTH. Leaves in forest[i], for each pixel
 // i of the tile, -1 for background or the global index of its root within
 // the tile (the tile's union-find, in local memory: the tile as if nothing
 // lay outside it).
 __kernel void label_tiles(__global const uchar* image, const int height, const int width, const int tiles_across,
-                          __global int* labels) {
+                          __global int* forest) {
   // TODO: parent[] in __local memory, every pixel its own root; unite each
   // foreground pixel with the neighbours of its join_mask that lie inside
   // the tile; then each pixel's root, as a global index. What must every
   // work-item wait for, and when?
 }
 
-// One work-group of 64 work-items per tile: unites, in labels[] (global
+// One work-group of 64 work-items per tile: unites, in forest[] (global
 // memory), each pixel on the tile's top row and left column (and right
 // column, for 8) with the neighbours of its join_mask that lie outside the
 // tile. Enqueued only when there is more than one tile.
 __kernel void merge_tile_borders(__global const uchar* image, const int height, const int width,
-                                 const int tiles_across, volatile __global int* labels) {
+                                 const int tiles_across, volatile __global int* forest) {
   // TODO: which work-item takes which border pixel? Which unions reach
   // outside the tile?
 }
 
-// One work-group per chunk of CHUNK pixels. Points every pixel straight at
-// its root (no unions happen any more, so a root found is final), then
-// marks the roots: root_bits has one bit per pixel, word_offsets the
+// One work-group per chunk of CHUNK pixels. Marks the roots, the pixels
+// that are their own parent (no unions happen any more: the forest is only
+// read from here on): root_bits has one bit per pixel, word_offsets the
 // number of roots in the chunk before each 32-pixel word, chunk_counts the
 // chunk's total.
-__kernel void count_roots(volatile __global int* labels, const uint n, __global uint* root_bits,
+__kernel void count_roots(__global const int* forest, const uint n, __global uint* root_bits,
                           __global int* word_offsets, __global int* chunk_counts) {
   __local uint bits[CHUNK / 32];
   const uint lid = get_local_id(0), i = get_global_id(0);
   if (lid < CHUNK / 32) bits[lid] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);  // bits cleared before anyone sets one
-
-  if (i < n) {
-    const int p = labels[i];
-    if (p >= 0) {
-      const int root = find_root_global(labels, p);
-      for (int j = p; j != root;) {  // compress the path for the work-items that walk it later
-        const int next = labels[j];
-        labels[j] = root;
-        j = next;
-      }
-      if (p != root) labels[i] = root;
-      if (root == (int)i) atomic_or(&bits[lid / 32], 1u << (lid % 32));
-    }
-  }
+  if (i < n && forest[i] == (int)i) atomic_or(&bits[lid / 32], 1u << (lid % 32));
   barrier(CLK_LOCAL_MEM_FENCE);  // every root marked
 
   if (lid == 0) {  // CHUNK / 32 words: one work-item sums them up
@@ -153,15 +143,19 @@ __kernel void scan_chunk_counts(__global int* counts, const uint chunks) {
 }
 
 // labels[i] = 1 + the number of roots before i's root, or 0 for background.
-__kernel void number_components(__global int* labels, const uint n, __global const uint* root_bits,
-                                __global const int* word_offsets, __global const int* chunk_offsets) {
+// The forest is only read, and the numbers go to another array: a
+// work-item that rewrote forest[i] would race with those walking through i.
+__kernel void number_components(__global const int* forest, __global int* labels, const uint n,
+                                __global const uint* root_bits, __global const int* word_offsets,
+                                __global const int* chunk_offsets) {
   const uint i = get_global_id(0);
   if (i >= n) return;
-  const int root = labels[i];
+  int root = forest[i];
   if (root < 0) {
     labels[i] = 0;
     return;
   }
+  for (int next; (next = forest[root]) != root;) root = next;
   const uint word = (uint)root / 32, below = (1u << ((uint)root % 32)) - 1u;
   labels[i] = 1 + chunk_offsets[(uint)root / CHUNK] + word_offsets[word] + popcount(root_bits[word] & below);
 }
