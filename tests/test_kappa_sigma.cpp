@@ -154,7 +154,7 @@ TEST(KappaSigmaTest, KappaBelowOneEmptiesFewValues) {
 
 TEST(KappaSigmaTest, GeneratorIsDeterministicAndItsImagesAreWhatTheySay) {
   auto problem = make_problem("kappa_sigma");
-  for (const char* kind : {"sky", "noise", "heavy", "uniform", "levels", "constant"}) {
+  for (const char* kind : {"sky", "noise", "heavy", "uniform", "levels", "constant", "peaks"}) {
     Params params = problem->resolve("tiny", clip_params("30", "31", kind));
     const Array a = problem->generate(params, 5).at("image");
     ASSERT_EQ(a.describe(), "float32 array of shape (30, 31)") << kind;
@@ -280,6 +280,40 @@ TEST(KappaSigmaTest, CheckTakesNaNForNaNWhenNothingIsKept) {
   Arrays got = expected;
   got.at("statistics").view<double>()[1] = 2;
   EXPECT_FALSE(problem->check(got, expected).ok);
+}
+
+TEST(KappaSigmaTest, CheckCasesRefuseAMaskFromTheLastBoundsInsteadOfTheTightest) {
+  // A common wrong rung (issue 21): it clips right, then writes the mask over
+  // every pixel from the last pass's bounds (statistics 5 and 6). On the
+  // peaks cases those are wider above than the first pass's and re-admit the
+  // group at 2 it clipped; no other check case told the two masks apart.
+  auto problem = make_problem("kappa_sigma");
+  const std::vector<Params> cases = problem->check_cases();
+  int refused = 0, peaks = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Params params = problem->resolve("tiny", cases[i]);
+    SCOPED_TRACE(params.text("height") + "x" + params.text("width") + " " + params.text("image"));
+    const Arrays inputs = problem->generate(params, i + 1);  // the seeds `ladder check` uses
+    const Arrays expected = problem->reference(inputs, params);
+    ASSERT_TRUE(problem->check(expected, expected).ok);
+
+    Arrays last_bounds = expected;
+    const auto image = inputs.at("image").view<float>();
+    const auto stats = expected.at("statistics").view<double>();
+    auto mask = last_bounds.at("mask").view<std::uint8_t>();
+    for (std::size_t j = 0; j < image.size(); ++j) mask[j] = image[j] > stats[5] && image[j] < stats[6];
+    const CheckResult result = problem->check(last_bounds, expected);
+    refused += result.ok ? 0 : 1;
+    if (params.text("image") != "peaks") continue;
+    ++peaks;
+    // The pixels that differ are exactly the group at 2, 1 % of the image.
+    const auto group = std::count_if(image.begin(), image.end(), [](float x) { return x > 1.5f; });
+    EXPECT_EQ(group, static_cast<long>(image.size() / 100));
+    EXPECT_FALSE(result.ok);
+    EXPECT_EQ(result.figures.at("mask_mismatches").get<long>(), group) << result.detail;
+  }
+  EXPECT_GE(peaks, 1) << "no peaks case in check_cases()";
+  EXPECT_GE(refused, 1) << "no check case refuses a mask made from the last pass's bounds";
 }
 
 TEST(KappaSigmaTest, WorkIsOneReadOfTheImageAndOneWriteOfTheMask) {

@@ -29,6 +29,15 @@ constexpr double kRelativeTolerance = 1e-6;
 constexpr double kAbsoluteFloor = 1e-8;
 constexpr float kConstantValue = 0.1f;  // not a power of two: its square is not exact
 
+// The "peaks" image, where the last bounds are not the tightest: at kappa 2.5
+// the first pass (median ~0, std 0.71) clips the groups at -2 and 2, which
+// moves the median to the peak at 1, so the second pass's bounds, about
+// (-0.3, 2.2), are wider above and hold the group at 2 again. The groups are
+// bands of the image in order (position = (i + 0.5) / pixels), so each
+// share is exact to a pixel at any size: from 100 pixels up, the two masks
+// differ by the group at 2 (1 % of the pixels).
+double peak_at(double position) { return position < 0.04 ? -2 : position < 0.51 ? 0 : position < 0.99 ? 1 : 2; }
+
 // The statistics output, in this order (NaN for median, mean and std when
 // the kept set ended empty).
 const char* const kStatisticNames[] = {"count", "median", "mean", "std", "iterations", "lower", "upper"};
@@ -55,9 +64,11 @@ class KappaSigma final : public Problem {
              .description = "sky: the lesson's synthetic radio sky (noise σ 0.0133 plus sources); noise: Gaussian, "
                             "σ 1; heavy: Cauchy, many iterations; uniform: uniform in [0, 1), nothing beyond 1.8 σ, "
                             "so one iteration at kappa >= 1.8; levels: small integers, many ties; constant: every "
-                            "pixel 0.1 (std 0: the first pass keeps nothing)",
+                            "pixel 0.1 (std 0: the first pass keeps nothing); peaks: 47 % of the pixels near 0, "
+                            "48 % near 1 (noise σ 0.02), 4 % at -2 and 1 % at 2: at kappa 2.5 the last pass's "
+                            "bounds hold the group at 2 that the first pass clipped",
              .generator_only = true,
-             .choices = {"sky", "noise", "heavy", "uniform", "levels", "constant"}}};
+             .choices = {"sky", "noise", "heavy", "uniform", "levels", "constant", "peaks"}}};
   }
   std::vector<SizePreset> sizes() const override {
     return {{"tiny", {{"height", "61"}, {"width", "67"}, {"kappa", "3"}, {"image", "sky"}}},
@@ -82,7 +93,10 @@ class KappaSigma final : public Problem {
             make("7", "9", "constant", "3"),    make("50", "40", "uniform", "3"),  make("61", "67", "sky", "3"),
             make("61", "67", "noise", "0.5"),   make("97", "129", "heavy", "3"),   make("128", "128", "levels", "2"),
             make("257", "263", "noise", "3"),   make("255", "257", "sky", "2.5"),  make("301", "299", "heavy", "4"),
-            make("300", "301", "uniform", "1"), make("199", "211", "levels", "3"), make("64", "64", "noise", "1000")};
+            make("300", "301", "uniform", "1"), make("199", "211", "levels", "3"), make("64", "64", "noise", "1000"),
+            // The last pass's upper bound is wider than the first's, and the group at 2 (30 and 19 pixels) lies
+            // between them: a rung that writes the mask from the last bounds, not the tightest, fails only these.
+            make("50", "60", "peaks", "2.5"),   make("41", "47", "peaks", "2.5")};
   }
 
   Arrays generate(const Params& params, std::uint64_t seed) const override {
@@ -105,6 +119,8 @@ class KappaSigma final : public Problem {
       if (kind == "heavy") value = std::tan(std::numbers::pi * (u1 - 0.5));  // Cauchy: finite, |x| < 2e16
       if (kind == "uniform") value = u1;
       if (kind == "levels") value = std::floor(2 * gaussian);  // -10 to 9, mostly -2 to 1: ties everywhere
+      if (kind == "peaks")
+        value = peak_at((static_cast<double>(i) + 0.5) / static_cast<double>(count)) + 0.02 * gaussian;
       pixels[i] = static_cast<float>(value);
     }
     return inputs;
