@@ -194,7 +194,10 @@ __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void clip_select(
       }
     }
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  // A global fence too: every work-item has read the state (global memory)
+  // before work-item 0 rewrites it (a local fence orders only local memory;
+  // Oclgrind reported the race).
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   for (uint bin = id * per_item; bin < (id + 1) * per_item; ++bin) counts[bin] = counts[BUCKETS + bin] = 0;
   if (id != 0) return;
   state->prefix[0] = found[0], state->prefix[1] = found[1];
