@@ -9,7 +9,8 @@ Writes into DIR (default: report/ beside RESULTS.json):
   <run>-speedup.png/svg  per exercise run: speed-up against naive, serial and the best CPU entry, compute-only
                          and transfer-inclusive side by side, rungs in ladder order, log scale, the fastest
                          rung starred; then the library peers that ran, in their own colour;
-                         skipped and failed rungs are marked, not dropped
+                         skipped and failed rungs and peers (and a peer below its timer's resolution)
+                         are marked, not dropped
   overview.png/svg       every exercise's ladder on one chart (compute-only speed-up over naive)
   overview-vs-best-cpu.png/svg   each exercise's fastest GPU rung against the fastest CPU entry of the
                          same run, rung or peer (where the run has GPU rungs)
@@ -296,7 +297,8 @@ def speedup_figure(entry):
     """One panel per baseline (naive, serial, the best CPU entry), stacked so that each is as wide as the page;
     per rung a compute and a transfer bar, then per library peer one compute-only bar in its own colour.
     Bars start at 1x and grow up for a gain, down for a loss, so that a bar's length is the speed-up whatever
-    the axis's range. The fastest rung's label is starred and bold."""
+    the axis's range. The fastest rung's label is starred and bold. Rungs and peers without a bar (skipped,
+    failed, a peer's time below its timer's resolution) keep their column, marked in words."""
     rungs = entry["rungs"]
     best = entry.get("best_cpu")
     serial = next((row for row in rungs if row["rung"] == "serial" and row["status"] == "ok"), None)
@@ -307,27 +309,31 @@ def speedup_figure(entry):
     baseline_s = {name: figure(row, "compute", "median_s") for row in rungs if row["status"] == "ok"
                   for name in (row["rung"],)}
     baseline_s["best_cpu"] = best["compute_s"] if best else None
-    peers = [(peer_label(peer["name"]), peer["timings"]["compute"]["median_s"]) for peer in drawn_peers(entry)]
+    drawn = drawn_peers(entry)
+    # Every peer has a column: those that ran with a time a bar, the others their status in words.
+    peers = [(peer_label(peer["name"]), peer["timings"]["compute"]["median_s"] if peer in drawn else None,
+              peer["status"] if peer["status"] != "ok" else "below timer\nresolution")
+             for peer in entry.get("peers") or []]
     fastest = fastest_rung(rungs)
-    fig, axes = plt.subplots(len(baselines), 1,
-                             figsize=(max(10, 1.3 * (len(rungs) + len(peers)) + 3), 4.0 * len(baselines)),
-                             squeeze=False)
+    columns = len(rungs) + len(peers)
+    width_in = max(10, 1.3 * columns + 3)
+    # A wide figure is shrunk to the page's width: its panels grow taller with it, so that they are not squashed
+    # into strips (some 420 pixels each on a 1920 x 1080 screen).
+    panel_in = max(4.0, 0.3 * width_in)
+    fig, axes = plt.subplots(len(baselines), 1, figsize=(width_in, panel_in * len(baselines)), squeeze=False)
     width = 0.38
+    # The values as large on the page in a wide figure, which the page shrinks to its width, as in a narrower one.
+    label_size = min(11.0, 9 * max(1.0, width_in / 13.4))
+    ranges = []  # per panel: the lowest and highest bar, the longest label above and below the bars
     for axis, baseline in zip(axes[:, 0], baselines):
         values = [v for row in rungs for v in (figure(row, "speedup", f"vs_{baseline}", "compute"),
                                               figure(row, "speedup", f"vs_{baseline}", "transfer")) if v]
         base = baseline_s.get(baseline)
-        values += [base / peer_s for _, peer_s in peers] if base else []
-        low, high = min(values + [1.0]), max(values + [1.0])
-        # Room for the value labels above and below the bars: the wider the range, the more decades a label's
-        # length spans.
-        margin = 10 ** max(1.6, 0.55 * math.log10(high / low))
-        axis.set_ylim(low / margin, high * margin)
+        values += [base / peer_s for _, peer_s, _ in peers if peer_s] if base else []
+        labels_up, labels_down, boxes = [""], [""], [""]
         for i, row in enumerate(rungs):
             if row["status"] != "ok":
-                axis.text(i, 1.0, row["status"].replace("_", " "), rotation=90, ha="center", va="center",
-                          fontsize=9, color=STATUS_COLOURS[row["status"]],
-                          bbox={"facecolor": "white", "edgecolor": STATUS_COLOURS[row["status"]], "linestyle": "--"})
+                boxes.append(status_box(axis, i, row["status"].replace("_", " "), STATUS_COLOURS[row["status"]]))
                 continue
             for offset, kind in ((-width / 2, "compute"), (width / 2, "transfer")):
                 value = figure(row, "speedup", f"vs_{baseline}", kind)
@@ -335,20 +341,28 @@ def speedup_figure(entry):
                     axis.text(i + offset, 1.0, "n/a", rotation=90, ha="center", va="center", fontsize=8)
                     continue
                 axis.bar(i + offset, value - 1.0, width=width, bottom=1.0, color=KIND_COLOURS[kind])
-                bar_label(axis, i + offset, value, speedup_text(value))  # rotated: neighbours never overlap
-        for j, (name, peer_s) in enumerate(peers):
+                text = speedup_text(value)
+                bar_label(axis, i + offset, value, text, label_size)  # rotated: neighbours never overlap
+                (labels_up if value >= 1 else labels_down).append(text)
+        for j, (name, peer_s, status) in enumerate(peers):
+            if not peer_s:
+                boxes.append(status_box(axis, len(rungs) + j, status, STATUS_COLOURS.get(status, KIND_COLOURS["peer"])))
+                continue
             if not base:
                 continue
             value = base / peer_s
             axis.bar(len(rungs) + j, value - 1.0, width=width, bottom=1.0, facecolor=KIND_COLOURS["peer"],
                      edgecolor="white", hatch=PEER_HATCH)
-            bar_label(axis, len(rungs) + j, value, speedup_text(value))
+            text = speedup_text(value)
+            bar_label(axis, len(rungs) + j, value, text, label_size)
+            (labels_up if value >= 1 else labels_down).append(text)
+        ranges.append((min(values + [1.0]), max(values + [1.0]), max(map(len, labels_up)),
+                       max(map(len, labels_down)), max(len(line) for text in boxes for line in text.split("\n"))))
         axis.axhline(1.0, color="black", linewidth=0.8)
-        axis.set_xlim(-0.6, len(rungs) + len(peers) - 0.4)  # the last rung's "skipped" box inside the frame
-        log_axis(axis)
+        axis.set_xlim(-0.6, columns - 0.4)  # the last column's "skipped" box inside the frame
         # The fastest rung (compute-only) is starred: the answer to "which one wins?".
         labels = [("★ " + row["rung"] + " (fastest)" if row is fastest else row["rung"]) for row in rungs] + \
-            [name for name, _ in peers]
+            [name for name, _, _ in peers]
         axis.set_xticks(range(len(labels)), labels, rotation=20, ha="right", fontsize=11)
         if fastest:  # bold as well, to stand out from across a room
             axis.get_xticklabels()[rungs.index(fastest)].set_fontweight("bold")
@@ -361,8 +375,38 @@ def speedup_figure(entry):
     legend_below(fig, ["compute-only", "transfer-inclusive (copies to and from the device included)"]
                  + (["a library peer on the same input (its own compute time)"] if peers else []), fontsize=11)
     fig.suptitle(textwrap.fill(run_title(entry), 100))  # long parameter lists wrap, not widen the figure
-    fig.tight_layout(rect=(0, 0.04, 1, 1))  # the legend below the panels, never over a bar
+    for _ in range(2):  # the layout, then the value labels' room from it, then the layout again for the new ticks
+        # The legend below the panels, never over a bar; a little room between the title and the first panel.
+        fig.tight_layout(rect=(0, 0.04, 1, 1 - 0.1 / fig.get_figheight()))
+        for axis, (low, high, up, down, box) in zip(axes[:, 0], ranges):
+            room_for_labels(axis, low, high, up, down, box, label_size)
     return fig
+
+
+def status_box(axis, x, text, colour):
+    """A column without a bar: its status in words, in a dashed box across the 1x line."""
+    axis.text(x, 1.0, text, rotation=90, ha="center", va="center", fontsize=9, color=colour,
+              bbox={"facecolor": "white", "edgecolor": colour, "linestyle": "--"})
+    return text
+
+
+def room_for_labels(axis, low, high, up, down, box, fontsize):
+    """The y range of a speed-up panel: the bars from `low` to `high`, and past them room for the rotated value
+    labels (`up` and `down` characters long at most) in this panel's height, whatever its range in decades;
+    at least 1.6 decades either side of the bars, and room for the status boxes across 1x (`box` characters)."""
+    height_pt = axis.get_window_extent().height * 72 / axis.figure.dpi
+    # A label's length in points: 3 points from the bar, digits about 0.65 em wide, a little more to stay clear
+    # of the frame; as a share of the panel's height.
+    share_up, share_down = (min(0.4, (6 + 0.65 * fontsize * n) / height_pt) if n else 0 for n in (up, down))
+    share_box = min(0.4, (6 + 0.65 * 9 * box / 2) / height_pt) if box else 0  # half a box, from 1x
+    span = math.log10(high / low)
+    above = below = 1.6
+    for _ in range(30):  # the decades past the bars, each enough for its labels in the total range
+        total = span + above + below
+        above = max(1.6, share_up * total, share_box * total - math.log10(high))
+        below = max(1.6, share_down * total, share_box * total + math.log10(low))
+    axis.set_ylim(low / 10 ** below, high * 10 ** above)
+    log_axis(axis)
 
 
 def speedup_chart(entry, directory, written):
@@ -442,14 +486,20 @@ def slide_figure(entry):
                 transfer_s = figure(row, "transfer", "median_s")
                 axis.barh(y + 0.2, transfer_s - left, left=left, height=0.38, color=KIND_COLOURS["transfer"])
                 label(y + 0.2, transfer_s, seconds(transfer_s) + " with the copies")
-        for j, peer in enumerate(peers):
+        for j, peer in enumerate(entry.get("peers") or []):
             y = len(rungs) + j
             names.append(peer_label(peer["name"]))
+            if peer not in peers:  # a library that did not run, or too fast for its own timer: in words
+                reason = peer.get("reason") or (peer.get("check") or {}).get("detail", "")
+                note(y, "0 s: below its timer's resolution" if peer["status"] == "ok" else
+                     f"{peer['status']}: {textwrap.shorten(reason, 90, placeholder=' ...')}",
+                     STATUS_COLOURS.get(peer["status"], "black"))
+                continue
             peer_s = peer["timings"]["compute"]["median_s"]
             axis.barh(y, peer_s - left, left=left, height=0.38, facecolor=KIND_COLOURS["peer"], edgecolor="white",
                       hatch=PEER_HATCH)
             label(y, peer_s, seconds(peer_s) + versus_serial(peer_s))
-        if peers:  # a rule between the ladder and the libraries
+        if entry.get("peers"):  # a rule between the ladder and the libraries
             axis.axhline(len(rungs) - 0.5, color="#555555", linewidth=1, linestyle=":")
         log_axis(axis, "x")
         axis.xaxis.set_major_formatter(ticker.FuncFormatter(lambda value, _: seconds(value)))
@@ -545,18 +595,28 @@ def best_cpu_overview_chart(results, directory, written):
         return None
     fig, axis = plt.subplots(figsize=(10, 0.8 * len(bars) + 1.5))
     height = 0.38
+    labels = {"compute": "compute-only", "transfer": "transfer-inclusive"}
     for i, (label, compute, transfer) in enumerate(bars):
         for offset, kind, value in ((-height / 2, "compute", compute), (height / 2, "transfer", transfer)):
-            axis.barh(i + offset, value, height=height, color=KIND_COLOURS[kind], label=kind if i == 0 else None)
-            axis.text(value * 1.05, i + offset, f"{value:.3g}×", va="center", fontsize=8)
+            axis.barh(i + offset, value, height=height, color=KIND_COLOURS[kind],
+                      label=labels[kind] if i == 0 else None)
+            # On white, so that the 1x line does not cross a label just past it.
+            axis.text(value * 1.05, i + offset, f"{value:.3g}×", va="center", fontsize=8,
+                      bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5})
     axis.axvline(1.0, color="black", linewidth=0.8)
     log_axis(axis, "x")
+    # Room past the longest bar for its label, inside the frame: a tenth of the axis's width.
+    left, right = axis.get_xlim()
+    longest = max(value for _, compute, transfer in bars for value in (compute, transfer))
+    axis.set_xlim(left, max(right, longest * (right / left) ** 0.1))
     axis.set_yticks(range(len(bars)), [b[0] for b in bars], fontsize=8)
     axis.invert_yaxis()
     axis.set_xlabel("speed-up of the fastest GPU rung over the fastest CPU entry (×, log scale; < 1: the CPU wins)")
     axis.set_title("The honest comparison: each exercise's fastest GPU rung against its best CPU entry")
     axis.grid(axis="x", which="both", alpha=0.3)
-    axis.legend(["compute-only", "transfer-inclusive"], fontsize=8, loc="lower right")
+    # From the bars' own labels (names alone go to the artists in order: the 1x line took "compute-only"),
+    # where no bar is.
+    axis.legend(fontsize=8, loc="best")
     save(fig, directory, "overview-vs-best-cpu", written)
     return "overview-vs-best-cpu"
 
@@ -637,6 +697,8 @@ def html_page(results, rows, speedup_stems, overview_stems, scaling, directory):
              "<style>body{font-family:sans-serif;max-width:1400px;margin:auto;font-size:18px}"
              "table{border-collapse:collapse;font-size:15px}"
              "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child{text-align:left}"
+             # A figure on one line ("117 ms – 151 ms", not "151" above "ms"); names and reasons wrap.
+             "td{white-space:nowrap}td:first-child,td:nth-child(3){white-space:normal}"
              "svg{width:100%;height:auto}</style></head><body>",
              "<h1>hpc-ladder results</h1>", f"<p>{html.escape(introduction(results))}</p>"]
     titles = {"overview-vs-best-cpu": "Each exercise's fastest GPU rung against its best CPU entry",

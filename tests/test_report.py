@@ -2,7 +2,8 @@
 """`ladder report` renders a committed results file and a fresh run into
 valid PNG, SVG and HTML, with tables whose numbers equal the JSON's, and
 marks skipped rungs instead of dropping them; its charts draw the peers that
-ran and star the fastest rung; its slides are 1920 x 1080."""
+ran, keep a column for those that did not, keep every value label inside its
+panel and star the fastest rung; its slides are 1920 x 1080."""
 import csv
 import json
 import subprocess
@@ -183,6 +184,19 @@ with tempfile.TemporaryDirectory() as directory:
     def starred(fig):
         return [label for label in fig.axes[0].get_xticklabels() if "★" in label.get_text()]
 
+    def outside_the_panels(fig):
+        """The value labels and status boxes that reach past their panel's frame (onto a tick or a title)."""
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        outside = []
+        for axis in fig.axes:
+            frame = axis.get_window_extent()
+            for text in axis.texts:
+                box = (text.get_bbox_patch() or text).get_window_extent(renderer)
+                if box.y0 < frame.y0 - 0.5 or box.y1 > frame.y1 + 0.5:
+                    outside.append(text.get_text())
+        return outside
+
     entry = json.loads(json.dumps(with_peers["results"][0]))
     ran = [peer for peer in entry["peers"] if peer["status"] == "ok"]  # CuPy is skipped without a GPU
     figure = ladder_report.speedup_figure(entry)
@@ -203,7 +217,23 @@ with tempfile.TemporaryDirectory() as directory:
     check([label.get_text() for label in starred(figure)] == [f"★ {slowest['rung']} (fastest)"],
           f"the star should move to {slowest['rung']}")
     check(len(peer_bars(figure)) == panels * (len(ran) - 1), "a failed peer is not drawn")
+    names = [label.get_text() for label in figure.axes[0].get_xticklabels()]
+    check(ladder_report.peer_label(ran[0]["name"]) in names
+          and any(text.get_text() == "failed" for text in figure.axes[0].texts),
+          "a failed peer keeps its column, marked as failed")
+    check(not outside_the_panels(figure), f"labels past a panel's frame: {outside_the_panels(figure)}")
     ladder_report.plt.close(figure)
+    # Every chart of the committed runs (the fixture, an H100 reference run's whole suite): each value label and
+    # status box inside its panel, however many decades the panel spans.
+    reference = Path(__file__).parent.parent / "reports" / "runs" / "2026-11-24-h100-b" / "results-workshop.json"
+    for path in (Path(fixture), reference):
+        committed = json.loads(path.read_text())
+        add_vs_best_cpu(committed)
+        for entry in committed["results"]:
+            figure = ladder_report.speedup_figure(entry)
+            check(not outside_the_panels(figure), f"{path.name}: {entry['exercise']}: labels past a panel's frame: "
+                  f"{outside_the_panels(figure)}")
+            ladder_report.plt.close(figure)
     slide = ladder_report.slide_figure(with_peers["results"][0])
     small = [(t.get_text(), t.get_fontsize()) for t in slide.findobj(matplotlib.text.Text)
              if t.get_text().strip() and t.get_fontsize() < 14]
