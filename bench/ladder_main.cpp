@@ -313,7 +313,8 @@ std::string checked_track(const Arguments& args) {
 }
 
 // After a run with replicates: each row's spread between the replicates'
-// medians, and a warning for every row whose spread is high.
+// medians, and a warning for every row whose spread is high. (The name
+// column fits the longest exercise name, batched_matmul, and a space.)
 void print_replicate_spreads(const nlohmann::json& results) {
   std::cout << "spread between replicates (max - min of the replicate medians, over their median):\n";
   int high = 0;
@@ -321,7 +322,7 @@ void print_replicate_spreads(const nlohmann::json& results) {
     for (const auto& row : entry["rungs"]) {
       if (row["status"] != "ok") continue;
       const auto& t = row["timings"];
-      std::cout << "  " << std::left << std::setw(14) << entry["exercise"].get<std::string>() << std::setw(16)
+      std::cout << "  " << std::left << std::setw(15) << entry["exercise"].get<std::string>() << std::setw(16)
                 << row["rung"].get<std::string>() << std::right << std::setw(11)
                 << format_time(t["compute"]["median_s"]) << std::fixed << std::setprecision(1) << std::setw(7)
                 << t["compute"]["replicate_spread"].get<double>() * 100 << " %" << std::setw(11)

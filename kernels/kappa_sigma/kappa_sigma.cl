@@ -139,7 +139,8 @@ __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void clip_select(
       if (id < stride)
         for (int k = 0; k < 3; ++k) local_sums[k][id] += local_sums[k][id + stride];
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    // A global fence too: everyone has read state->done before work-item 0 may set it.
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (id == 0) {
       const uint count = (uint)local_sums[0][0];
       // Nothing removed by the last pass, or nothing left: its statistics stand.
