@@ -338,24 +338,24 @@ void print_replicate_spreads(const nlohmann::json& results) {
               << " % between replicates: this machine cannot reproduce them more closely\n";
 }
 
-int command_run(const Arguments& args, const std::string& line) {
-  RunOptions options = run_options(args);
+// --min-time, --repetitions and --time-budget over the defaults.
+TimingPolicy timing_policy(const Arguments& args) {
   TimingPolicy policy;
   if (args.flag("--min-time")) policy.min_time = parse_positive("--min-time", args.value("--min-time"));
   if (args.flag("--repetitions"))
     policy.min_repetitions = static_cast<int>(parse_integer("--repetitions", args.value("--repetitions"), 1, 100000));
   policy.max_repetitions = std::max(policy.max_repetitions, policy.min_repetitions);
   if (args.flag("--time-budget")) policy.time_budget = parse_positive("--time-budget", args.value("--time-budget"));
-  std::uint64_t seed = args.flag("--seed") ? parse_integer("--seed", args.value("--seed"), 0, 1L << 62) : 1;
-  std::string out = args.value("--out", "ladder-results.json");
-  const int replicates = args.flag("--replicates") ? static_cast<int>(parse_integer("--replicates", args.value("--replicates"), 1, 100)) : 1;
-  Params overrides = parameter_overrides(args);
+  return policy;
+}
 
-  std::vector<RunRequest> requests;
+// What `ladder run` is asked to time: one request per exercise, and per
+// value of --sweep K=V1,V2,... in the order given. Bad sizes, parameters
+// and cases too large for this machine are refused here, before any work.
+std::vector<RunRequest> run_requests(const Arguments& args) {
+  const std::uint64_t seed = args.flag("--seed") ? parse_integer("--seed", args.value("--seed"), 0, 1L << 62) : 1;
+  const Params overrides = parameter_overrides(args);
   const MemoryLimit memory_limit = host_memory_limit();
-  std::vector<std::string> exercises = args.positional.empty() ? exercise_names() : args.positional;
-  std::set<Backend> backends;
-  // --sweep K=V1,V2,...: one request per value, in the order given.
   std::string sweep_name;
   std::vector<std::string> sweep_values = {""};
   if (args.flag("--sweep")) {
@@ -364,7 +364,8 @@ int command_run(const Arguments& args, const std::string& line) {
     sweep_values = split_list(values);
     if (sweep_values.empty()) throw UsageError("--sweep " + name + "= names no values");
   }
-  for (const auto& exercise : exercises) {
+  std::vector<RunRequest> requests;
+  for (const auto& exercise : args.positional.empty() ? exercise_names() : args.positional) {
     auto problem = make_problem(exercise);
     for (const auto& value : sweep_values) {
       Params swept = overrides;
@@ -373,26 +374,22 @@ int command_run(const Arguments& args, const std::string& line) {
       else if (!sweep_name.empty()) swept.set(sweep_name, value);
       RunRequest request{exercise, args.value("--size", "workshop"), swept,
                          chosen_rungs(*problem, args.value("--variants")), seed, threads, checked_track(args)};
-      // Refuse bad sizes and parameters, and cases too large for this machine, before any work.
       refuse_unless_memory_suffices(*problem, problem->resolve(request.size, swept), memory_limit);
-      for (const auto& rung : request.variants) backends.insert(backend_of(rung));
       requests.push_back(request);
     }
   }
+  return requests;
+}
 
-  // A device named on the command line must be there before any work starts.
-  for (Backend backend : backends) backend_availability(backend, options);
+std::string gigabytes_per_s(double bytes_per_s) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(1) << bytes_per_s / 1e9 << " GB/s";
+  return text.str();
+}
 
-  // A reference run starts on an idle machine: say so when it does not.
-  RunReadings readings;
-  readings.load_before = read_host_load();
-  readings.ticks_before = read_cpu_ticks();
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  if (readings.load_before.one_minute > cores)
-    std::cerr << "warning: the machine is loaded (load average " << readings.load_before.one_minute << " on " << cores
-              << " hardware threads): timings will be slow and noisy, and this is not a reference run\n";
-
-  // The ceilings, measured once per run (or given).
+// The ceilings, measured once per run (or given), and printed: the
+// "ceiling" column divides by them, and the task sheets ask for them.
+Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, const std::set<Backend>& backends) {
   Ceilings ceilings;
 #ifdef _OPENMP
   ceilings.host_threads = omp_get_max_threads();
@@ -407,13 +404,7 @@ int command_run(const Arguments& args, const std::string& line) {
     ceilings.host_bytes_per_s = ceilings.host_measurement.bytes_per_s;
     ceilings.host_scaling = measure_host_scaling();
   }
-  // The ceilings the "ceiling" column divides by, printed (the task sheets ask for them).
-  auto gigabytes = [](double bytes_per_s) {
-    std::ostringstream text;
-    text << std::fixed << std::setprecision(1) << bytes_per_s / 1e9 << " GB/s";
-    return text.str();
-  };
-  std::cerr << "  host memory bandwidth: " << gigabytes(ceilings.host_bytes_per_s)
+  std::cerr << "  host memory bandwidth: " << gigabytes_per_s(ceilings.host_bytes_per_s)
             << (ceilings.host_measurement.kernel.empty() ? " (given)" : " (" + ceilings.host_measurement.kernel + ")")
             << '\n';
   if (const HostScaling& scaling = ceilings.host_scaling; scaling.threads > 1) {
@@ -431,15 +422,41 @@ int command_run(const Arguments& args, const std::string& line) {
     if (args.flag("--device-bandwidth"))
       measured.copy_bytes_per_s = parse_positive("--device-bandwidth", args.value("--device-bandwidth")) * 1e9;
     std::cerr << "  " << backend_name(backend) << " device copy bandwidth: "
-              << (measured.copy_bytes_per_s > 0 ? gigabytes(measured.copy_bytes_per_s) : "not measured");
+              << (measured.copy_bytes_per_s > 0 ? gigabytes_per_s(measured.copy_bytes_per_s) : "not measured");
     if (measured.host_to_device_pinned > 0)
-      std::cerr << "; PCIe (pinned) " << gigabytes(measured.host_to_device_pinned) << " up, "
-                << gigabytes(measured.device_to_host_pinned) << " down";
+      std::cerr << "; PCIe (pinned) " << gigabytes_per_s(measured.host_to_device_pinned) << " up, "
+                << gigabytes_per_s(measured.device_to_host_pinned) << " down";
     std::cerr << '\n';
     return measured;
   };
   ceilings.cuda = device_ceilings(Backend::cuda, measure_cuda_ceilings);
   ceilings.opencl = device_ceilings(Backend::opencl, measure_opencl_ceilings);
+  return ceilings;
+}
+
+int command_run(const Arguments& args, const std::string& line) {
+  const RunOptions options = run_options(args);
+  const TimingPolicy policy = timing_policy(args);
+  const std::string out = args.value("--out", "ladder-results.json");
+  const int replicates =
+      args.flag("--replicates") ? static_cast<int>(parse_integer("--replicates", args.value("--replicates"), 1, 100)) : 1;
+  const std::vector<RunRequest> requests = run_requests(args);
+
+  // A device named on the command line must be there before any work starts.
+  std::set<Backend> backends;
+  for (const auto& request : requests)
+    for (const auto& rung : request.variants) backends.insert(backend_of(rung));
+  for (Backend backend : backends) backend_availability(backend, options);
+
+  // A reference run starts on an idle machine: say so when it does not.
+  RunReadings readings;
+  readings.load_before = read_host_load();
+  readings.ticks_before = read_cpu_ticks();
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (readings.load_before.one_minute > cores)
+    std::cerr << "warning: the machine is loaded (load average " << readings.load_before.one_minute << " on " << cores
+              << " hardware threads): timings will be slow and noisy, and this is not a reference run\n";
+  const Ceilings ceilings = measure_ceilings(args, options, backends);
 
   Harness harness(options, policy, ceilings, std::cout);
   bool any_failed = false;
@@ -537,123 +554,129 @@ int check_for_races(const Arguments& args) {
   return status == 0 ? 0 : 1;
 }
 
+// One rung's line in `ladder check`: what it came to, and the words after its name.
+struct CheckVerdict {
+  enum Kind { pass, fail, not_implemented, skipped, no_skeleton } kind;
+  std::string text;
+};
+
+// A rung run on every check case (each with its own seed, i + 1) until the
+// first failure, compared with the reference.
+CheckVerdict check_rung(const Problem& problem, const std::string& rung, const std::string& track,
+                        const std::vector<Params>& cases, const RunOptions& options) {
+  const RungEntry* entry = find_rung(problem.name(), rung, track);
+  // A solution's extra rung (cuda_fft, opencl_trial, ...) is not part of the exercise.
+  if (!entry && track == kExercisesTrack && find_rung(problem.name(), rung, kSolutionsTrack))
+    return {CheckVerdict::no_skeleton, "no skeleton (a solution rung only, not part of the exercise)"};
+  // Without an entry: the backend is not built here (say so, as `ladder list`
+  // does), or the exercise has no skeleton for this rung.
+  const Availability backend_here = backend_availability(entry ? entry->backend : backend_of(rung), options);
+  const Availability availability = entry ? backend_here
+                                    : !backend_here.available  ? backend_here
+                                    : track == kExercisesTrack ? Availability{false, "no skeleton for it in exercises/"}
+                                                               : Availability{false, "not built in this build"};
+  if (!availability.available) return {CheckVerdict::skipped, "skipped (" + availability.reason + ")"};
+
+  std::size_t skipped_cases = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    Params params = problem.resolve("tiny", cases[i]);
+    // A check is quick: a case this rung would take long on (naive primes
+    // at 10^7) is left out, and the line says so.
+    if (auto prediction = problem.predict(rung, params); prediction && prediction->seconds > kCheckCaseBudget) {
+      ++skipped_cases;
+      continue;
+    }
+    Arrays inputs = problem.generate(params, i + 1);
+    std::string failure;
+    try {
+      CheckResult result = problem.check(run_once(*entry, inputs, params, options, problem),
+                                         problem.reference(inputs, params));
+      if (!result.ok) failure = result.detail;
+    } catch (const NotImplemented& error) {
+      return {CheckVerdict::not_implemented, "not implemented (" + std::string(error.what()) + ")"};
+    } catch (const DeviceError& error) {
+      failure = error.what();
+    }
+    if (!failure.empty()) {
+      // The case and its seed, and the run that shows the same input again.
+      std::string where, again;
+      for (const auto& [key, value] : params.values()) where += " " + key + "=" + value, again += " --param " + key + "=" + value;
+      const std::string seed = std::to_string(i + 1);
+      return {CheckVerdict::fail, "FAIL case" + where + " seed=" + seed + ": " + failure + " (again: ladder run " +
+                                      problem.name() + " --variants " + rung +
+                                      (track == kExercisesTrack ? " --track exercises" : "") + again + " --seed " +
+                                      seed + ")"};
+    }
+  }
+  std::string text = "pass (" + std::to_string(cases.size() - skipped_cases) + " inputs";
+  if (skipped_cases > 0)
+    text += "; " + std::to_string(skipped_cases) + " left out, predicted over " +
+            std::to_string(static_cast<int>(kCheckCaseBudget)) + " s each";
+  return {CheckVerdict::pass, text + ")"};
+}
+
+// The participant's passing rungs, timed beside the solution's. naive is
+// given (given/<exercise>/naive.cpp, the same file in both tracks): timing
+// it twice at the workshop size would only make every check slow.
+void add_exercise_times(const Problem& problem, const std::string& size, std::vector<std::string> passing,
+                        const RunOptions& options, std::map<std::string, CheckVerdict>& verdicts) {
+  if (auto given = std::find(passing.begin(), passing.end(), "naive"); given != passing.end()) {
+    verdicts["naive"].text += "; given, the solutions' own file (`ladder run` times it)";
+    passing.erase(given);
+  }
+  if (passing.empty()) return;
+  std::cerr << "timing the passing rungs at size " << size << "...\n";
+  auto mine = quick_times(problem.name(), size, passing, kExercisesTrack, options);
+  std::vector<std::string> solved;
+  for (const auto& rung : passing)
+    if (find_rung(problem.name(), rung, kSolutionsTrack)) solved.push_back(rung);
+  auto theirs = quick_times(problem.name(), size, solved, kSolutionsTrack, options);
+  for (const auto& rung : passing) {
+    std::string& text = verdicts[rung].text;
+    auto time = mine.find(rung);
+    if (time == mine.end()) {
+      text += "; not timed at size " + size + " (see `ladder run --track exercises`)";
+      continue;
+    }
+    text += "; " + size + ": " + format_time(time->second);
+    if (auto solution = theirs.find(rung); solution != theirs.end())
+      text += " (solution: " + format_time(solution->second) + ")";
+  }
+}
+
 int command_check(const Arguments& args) {
   if (args.positional.size() != 1) throw UsageError("`ladder check` takes one exercise, e.g. `ladder check vector_add`");
   if (args.flag("--race")) return check_for_races(args);
   const std::string track = checked_track(args);
-  RunOptions options = run_options(args);
+  const RunOptions options = run_options(args);
   auto problem = make_problem(args.positional[0]);
   const std::string size = args.value("--size", "workshop");
   const Params timed_params = problem->resolve(size, {});
-  auto rungs = chosen_rungs(*problem, args.value("--variants"));
-  auto cases = problem->check_cases();
+  const auto rungs = chosen_rungs(*problem, args.value("--variants"));
+  const auto cases = problem->check_cases();
   // Every case, and the size the exercises track times, must fit before any work.
   const MemoryLimit memory_limit = host_memory_limit();
   for (const auto& overrides : cases) refuse_unless_memory_suffices(*problem, problem->resolve("tiny", overrides), memory_limit);
   if (track == kExercisesTrack) refuse_unless_memory_suffices(*problem, timed_params, memory_limit);
   std::cout << problem->name() << ", " << track << " track"
             << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "") << ":\n";
-  int failed = 0, passed = 0, skipped = 0, todo = 0, no_skeleton = 0;
+
+  std::map<std::string, CheckVerdict> verdicts;
+  std::map<CheckVerdict::Kind, int> counts;
   std::vector<std::string> passing;
-  std::map<std::string, std::string> verdicts;
   for (const auto& rung : rungs) {
-    const RungEntry* entry = find_rung(problem->name(), rung, track);
-    // A solution's extra rung (cuda_fft, opencl_trial, ...) is not part of the exercise.
-    if (!entry && track == kExercisesTrack && find_rung(problem->name(), rung, kSolutionsTrack)) {
-      verdicts[rung] = "no skeleton (a solution rung only, not part of the exercise)";
-      ++no_skeleton;
-      continue;
-    }
-    // Without an entry: the backend is not built here (say so, as `ladder list`
-    // does), or the exercise has no skeleton for this rung.
-    const Availability backend_here = backend_availability(entry ? entry->backend : backend_of(rung), options);
-    Availability availability = entry ? backend_here
-                                : !backend_here.available  ? backend_here
-                                : track == kExercisesTrack ? Availability{false, "no skeleton for it in exercises/"}
-                                                           : Availability{false, "not built in this build"};
-    if (!availability.available) {
-      verdicts[rung] = "skipped (" + availability.reason + ")";
-      ++skipped;
-      continue;
-    }
-    std::string failure, not_implemented;
-    std::size_t skipped_cases = 0;
-    for (std::size_t i = 0; i < cases.size() && failure.empty() && not_implemented.empty(); ++i) {
-      Params params = problem->resolve("tiny", cases[i]);
-      // A check is quick: a case this rung would take long on (naive primes
-      // at 10^7) is left out, and the line says so.
-      if (auto prediction = problem->predict(rung, params); prediction && prediction->seconds > kCheckCaseBudget) {
-        ++skipped_cases;
-        continue;
-      }
-      Arrays inputs = problem->generate(params, i + 1);
-      try {
-        CheckResult result = problem->check(run_once(*entry, inputs, params, options, *problem),
-                                            problem->reference(inputs, params));
-        if (!result.ok) failure = result.detail;
-      } catch (const NotImplemented& error) {
-        not_implemented = error.what();
-      } catch (const DeviceError& error) {
-        failure = error.what();
-      }
-      if (!failure.empty()) {
-        // The case and its seed, and the run that shows the same input again.
-        std::string where, again;
-        for (const auto& [key, value] : params.values()) where += " " + key + "=" + value, again += " --param " + key + "=" + value;
-        const std::string seed = std::to_string(i + 1);
-        failure = "case" + where + " seed=" + seed + ": " + failure + " (again: ladder run " + problem->name() +
-                  " --variants " + rung + (track == kExercisesTrack ? " --track exercises" : "") + again +
-                  " --seed " + seed + ")";
-      }
-    }
-    if (!not_implemented.empty()) {
-      verdicts[rung] = "not implemented (" + not_implemented + ")";
-      ++todo;
-    } else if (!failure.empty()) {
-      verdicts[rung] = "FAIL " + failure;
-      ++failed;
-    } else {
-      verdicts[rung] = "pass (" + std::to_string(cases.size() - skipped_cases) + " inputs";
-      if (skipped_cases > 0)
-        verdicts[rung] += "; " + std::to_string(skipped_cases) + " left out, predicted over " +
-                          std::to_string(static_cast<int>(kCheckCaseBudget)) + " s each";
-      verdicts[rung] += ")";
-      passing.push_back(rung);
-      ++passed;
-    }
+    const CheckVerdict& verdict = verdicts[rung] = check_rung(*problem, rung, track, cases, options);
+    ++counts[verdict.kind];
+    if (verdict.kind == CheckVerdict::pass) passing.push_back(rung);
   }
-  // The participant's passing rungs, timed beside the solution's. naive is
-  // given (given/<exercise>/naive.cpp, the same file in both tracks): timing
-  // it twice at the workshop size would only make every check slow.
-  if (track == kExercisesTrack) {
-    auto given = std::find(passing.begin(), passing.end(), "naive");
-    if (given != passing.end()) {
-      verdicts["naive"] += "; given, the solutions' own file (`ladder run` times it)";
-      passing.erase(given);
-    }
-  }
-  if (track == kExercisesTrack && !passing.empty()) {
-    std::cerr << "timing the passing rungs at size " << size << "...\n";
-    auto mine = quick_times(problem->name(), size, passing, kExercisesTrack, options);
-    std::vector<std::string> solved;
-    for (const auto& rung : passing)
-      if (find_rung(problem->name(), rung, kSolutionsTrack)) solved.push_back(rung);
-    auto theirs = quick_times(problem->name(), size, solved, kSolutionsTrack, options);
-    for (const auto& rung : passing) {
-      auto time = mine.find(rung);
-      if (time == mine.end()) {
-        verdicts[rung] += "; not timed at size " + size + " (see `ladder run --track exercises`)";
-        continue;
-      }
-      verdicts[rung] += "; " + size + ": " + format_time(time->second);
-      if (auto solution = theirs.find(rung); solution != theirs.end())
-        verdicts[rung] += " (solution: " + format_time(solution->second) + ")";
-    }
-  }
-  for (const auto& rung : rungs) std::cout << "  " << std::left << std::setw(16) << rung << verdicts[rung] << '\n';
-  std::cout << passed << " passed, " << failed << " failed, " << todo << " not implemented, " << skipped
+  if (track == kExercisesTrack) add_exercise_times(*problem, size, passing, options, verdicts);
+
+  for (const auto& rung : rungs) std::cout << "  " << std::left << std::setw(16) << rung << verdicts[rung].text << '\n';
+  const int no_skeleton = counts[CheckVerdict::no_skeleton];
+  std::cout << counts[CheckVerdict::pass] << " passed, " << counts[CheckVerdict::fail] << " failed, "
+            << counts[CheckVerdict::not_implemented] << " not implemented, " << counts[CheckVerdict::skipped]
             << " skipped" << (no_skeleton ? ", " + std::to_string(no_skeleton) + " without skeleton" : "") << '\n';
-  return failed ? 1 : 0;
+  return counts[CheckVerdict::fail] ? 1 : 0;
 }
 
 int command_solve(const Arguments& args) {
