@@ -1,18 +1,15 @@
-// cuda: a thread per element of c for tiny matrices, a block per pair with
-// both matrices in shared memory for larger ones, and a 4 × 4 tile of c in
-// each thread's registers for the largest
-// (kernels/batched_matmul/batched_matmul.cuh). The rung chooses by the
-// number of outputs of one pair: with fewer than 64 (the slides' 2 × 5 has
-// 10), a block per pair would leave most of its threads idle; from 1024
-// (32 × 32) the block's 256 threads each have a whole 4 × 4 tile.
+// cuda: a thread per element of c for tiny matrices; for larger ones a block
+// takes whole pairs into shared memory and each thread computes a 4 × 4 tile
+// of c in registers (kernels/batched_matmul/batched_matmul.cuh). The rung
+// chooses by the number of outputs of one pair: with fewer than 64 (the
+// slides' 2 × 5 has 10), a 4 × 4 tile would be mostly padding.
 #include "kernels/batched_matmul/batched_matmul.cuh"
 #include "ladder/cuda.cuh"
 
 namespace ladder {
 namespace {
 
-constexpr std::size_t kTilesFromOutputs = 64;            // m p at and above which a pair gets a block
-constexpr std::size_t kRegisterTilesFromOutputs = 1024;  // ... and each thread a 4 × 4 tile of c
+constexpr std::size_t kTilesFromOutputs = 64;  // m p at and above which a thread takes a 4 × 4 tile of c
 
 class CudaBatchedMatmul final : public CudaRung {
  public:
@@ -28,7 +25,6 @@ class CudaBatchedMatmul final : public CudaRung {
     d_b_ = DeviceBuffer<float>(b_.size());
     d_c_ = DeviceBuffer<float>(c_.size());
     tiles_ = m_ * p_ >= kTilesFromOutputs;
-    register_tiles_ = m_ * p_ >= kRegisterTilesFromOutputs;
   }
 
   void upload() override {
@@ -38,15 +34,11 @@ class CudaBatchedMatmul final : public CudaRung {
 
   void compute() override {
     const auto m = static_cast<unsigned>(m_), n = static_cast<unsigned>(n_), p = static_cast<unsigned>(p_);
-    if (register_tiles_) {
-      const std::size_t b_at = round_up(m_ * n_, kTile), p4 = round_up(p_, kTile);
-      const std::size_t shared_bytes = (b_at + n_ * p4) * sizeof(float);
-      batched_matmul_register_tiles<<<static_cast<unsigned>(batch_), kMatmulThreads, shared_bytes, stream()>>>(
-          d_a_.data(), d_b_.data(), d_c_.data(), m, n, p);
-    } else if (tiles_) {
-      const std::size_t shared_bytes = (m_ * n_ + n_ * p_) * sizeof(float);
-      batched_matmul_tiles<<<static_cast<unsigned>(batch_), kMatmulThreads, shared_bytes, stream()>>>(
-          d_a_.data(), d_b_.data(), d_c_.data(), m, n, p);
+    if (tiles_) {
+      const MatmulPacking packing = matmul_packing(m, n, p);
+      const auto blocks = ceil_div(static_cast<unsigned>(batch_), packing.pairs);
+      batched_matmul_register_tiles<<<blocks, kMatmulThreads, packing.shared_floats * sizeof(float), stream()>>>(
+          d_a_.data(), d_b_.data(), d_c_.data(), static_cast<unsigned>(batch_), m, n, p, packing);
     } else {
       const auto elements = static_cast<unsigned>(c_.size());
       batched_matmul_elements<<<ceil_div(elements, kMatmulThreads), kMatmulThreads, 0, stream()>>>(
@@ -62,7 +54,7 @@ class CudaBatchedMatmul final : public CudaRung {
   std::span<float> c_;
   std::size_t batch_ = 0, m_ = 0, n_ = 0, p_ = 0;
   DeviceBuffer<float> d_a_, d_b_, d_c_;
-  bool tiles_ = false, register_tiles_ = false;
+  bool tiles_ = false;
 };
 
 }  // namespace
