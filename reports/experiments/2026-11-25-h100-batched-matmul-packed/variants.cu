@@ -1,5 +1,9 @@
-// The cuda rung's kernels before and after packing pairs into blocks, timed
-// side by side on the same inputs (CUDA events, median of 20 after 3
+// The cuda rung's kernels before (before.cuh: the rung's choice by shape,
+// a thread per element below 64 outputs a pair, a block per pair with a
+// thread per output below 1024, 4 × 4 register tiles from 1024) and after
+// packing pairs into blocks (kernels/batched_matmul/batched_matmul.cuh,
+// then with plain loads in place of cp.async), and the thread-per-element
+// kernel with two divisions (on every shape), timed side by side on the same inputs (CUDA events, median of 20 after 3
 // warm-ups, L2 evicted before each) and checked against a float64 product.
 // Build: nvcc -O3 -std=c++20 -arch=sm_90 -I../../.. variants.cu -o variants
 #include <algorithm>
@@ -115,7 +119,7 @@ int main() {
   const std::size_t scrub_floats = 64u << 20;  // 256 MiB: more than the 50 MiB L2
   float* scrub;
   CHECK(cudaMalloc(&scrub, scrub_floats * sizeof(float)));
-  std::printf("batch,m,n,p,bytes_us_at_2900GBps,before_us,packed_us,packed_plain_loads_us,pairs_per_block,max_error_before,max_error_packed,max_error_plain\n");
+  std::printf("batch,m,n,p,bytes_us_at_2900GBps,before_us,packed_us,packed_plain_loads_us,elements_us,pairs_per_block,max_error_before,max_error_packed,max_error_plain,max_error_elements\n");
   for (const Shape& s : shapes) {
     const std::size_t na = std::size_t{s.batch} * s.m * s.n, nb = std::size_t{s.batch} * s.n * s.p,
                       nc = std::size_t{s.batch} * s.m * s.p;
@@ -147,7 +151,7 @@ int main() {
       const unsigned mp = s.m * s.p;
       if (mp < 64) {  // the thread-per-element kernel, unchanged
         const unsigned elements = s.batch * mp;
-        batched_matmul_elements<<<(elements + 255) / 256, 256>>>(d_a, d_b, d_c, s.m, s.n, s.p, elements);
+        before::batched_matmul_elements<<<(elements + 255) / 256, 256>>>(d_a, d_b, d_c, s.m, s.n, s.p, elements);
       } else if (mp >= 1024) {
         const std::size_t b_at = (s.m * s.n + 3) / 4 * 4, p4 = (s.p + 3) / 4 * 4;
         before::batched_matmul_register_tiles<<<s.batch, 256, (b_at + s.n * p4) * 4>>>(d_a, d_b, d_c, s.m, s.n, s.p);
@@ -156,6 +160,10 @@ int main() {
       }
     };
     const MatmulPacking packing = matmul_packing(s.m, s.n, s.p);
+    auto launch_elements = [&] {  // the thread-per-element kernel with two divisions, not three
+      const unsigned elements = s.batch * s.m * s.p;
+      batched_matmul_elements<<<(elements + 255) / 256, 256>>>(d_a, d_b, d_c, s.m, s.n, s.p, elements);
+    };
     auto launch_packed = [&] {
       batched_matmul_register_tiles<<<(s.batch + packing.pairs - 1) / packing.pairs, kMatmulThreads,
                                       packing.shared_floats * 4>>>(d_a, d_b, d_c, s.batch, s.m, s.n, s.p, packing);
@@ -171,8 +179,12 @@ int main() {
                                           packing.shared_floats * 4>>>(d_a, d_b, d_c, s.batch, s.m, s.n, s.p, packing);
     }, scrub, scrub_floats);
     const double e_plain = max_error();
-    std::printf("%u,%u,%u,%u,%.1f,%.1f,%.1f,%.1f,%u,%.2e,%.2e,%.2e\n", s.batch, s.m, s.n, s.p,
-                (na + nb + nc) * 4 / 2.9e6, t_before, t_packed, t_plain, packing.pairs, e_before, e_packed, e_plain);
+    CHECK(cudaMemset(d_c, 0xff, nc * 4));
+    const double t_elements = median_us(launch_elements, scrub, scrub_floats);
+    const double e_elements = max_error();
+    std::printf("%u,%u,%u,%u,%.1f,%.1f,%.1f,%.1f,%.1f,%u,%.2e,%.2e,%.2e,%.2e\n", s.batch, s.m, s.n, s.p,
+                (na + nb + nc) * 4 / 2.9e6, t_before, t_packed, t_plain, t_elements, packing.pairs, e_before, e_packed,
+                e_plain, e_elements);
     CHECK(cudaFree(d_a));
     CHECK(cudaFree(d_b));
     CHECK(cudaFree(d_c));
