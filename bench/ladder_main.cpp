@@ -32,61 +32,13 @@
 namespace ladder {
 namespace {
 
-const char* kUsage = R"(usage: ladder COMMAND [options]
-
-commands:
-  list [--json]                       exercises, rungs, sizes; which rungs can run here
-  devices [--json]                    CUDA devices and OpenCL platforms/devices
-  run [EXERCISE...] [options]         check and time the rungs, print the speed-up table,
-                                      write the results JSON
-  check EXERCISE [--variants A,B] [--track exercises] [--size NAME] [--race]
-                                      correctness only, on several awkward inputs; with
-                                      --track exercises, your rungs (exercises/), each
-                                      passing one timed beside the solution's; with --race,
-                                      the OpenCL rungs on Oclgrind's simulated device, which
-                                      reports work-items racing on one address
-  solve EXERCISE --variant RUNG --input NAME=FILE.npy ... --output FILE.npy [--param K=V ...]
-                                      run one rung on your own data (inputs may also be
-                                      FITS images, .fits, where ladder was built with cfitsio)
-  generate EXERCISE --out DIR [--size NAME] [--param K=V] [--seed S]
-                                      write the generated inputs and the reference outputs as .npy
-  report RESULTS.json [--out DIR]     tables (Markdown, CSV), charts (PNG, SVG), one HTML page
-  compare A.json B.json [--device-floor F] [--host-floor F]
-                                      do two runs agree? judged against the spread between
-                                      each run's replicates (ladder run --replicates N)
-  reproduce RUN [--out DIR]           rerun a reference run (a results file or a folder of
-                                      them, e.g. reports/runs/...) here, and compare
-
-run options:
-  --variants A,B     rungs to run (default: the whole ladder)
-  --track T          solutions (default: the worked rungs) or exercises (yours)
-  --size NAME        tiny | workshop (default) | large
-  --param K=V        override a parameter of the size preset (repeatable)
-  --sweep K=V1,V2    run each exercise once per value of parameter K
-                     (K = threads sweeps the OpenMP thread count)
-  --seed S           input seed (default 1)
-  --threads N        OpenMP threads
-  --pinned           page-locked host buffers for the CUDA rungs' copies
-  --warm             do not evict the GPU's L2 cache before each repetition
-  --min-time S       seconds of timed work per figure, at least (default 0.2)
-  --time-budget S    seconds one rung may take (default 60): a rung predicted to take
-                     longer for one run is skipped, a slow one gets fewer repetitions
-  --repetitions N    at least N repetitions per figure (default 5); more, up to 4 times as
-                     many, while the median's 95 % interval is wider than +-1 %
-  --replicates N     run everything N times, interleaved (replicate 1 of every exercise, then
-                     replicate 2, ...), and record the spread between the replicates' medians:
-                     what a rerun on this machine would see (default 1; reference runs: 3)
-  --out FILE         results JSON (default ladder-results.json)
-  --host-bandwidth GB/s, --device-bandwidth GB/s
-                     take the ceilings from these figures instead of measuring
-device options (every command):
-  --cuda-device N, --opencl-device P:D  (or LADDER_CUDA_DEVICE, LADDER_OPENCL_DEVICE)
-)";
-
+// The command line as parsed (parse(), below the commands): the command,
+// the words that are not options, and each option's values in order.
 struct Arguments {
   std::string command;
   std::vector<std::string> positional;
   std::map<std::string, std::vector<std::string>> options;
+  std::string command_line;  // as typed, for the results' context
 
   bool flag(const std::string& name) const { return options.count(name) != 0; }
   std::string value(const std::string& name, const std::string& fallback = "") const {
@@ -98,65 +50,6 @@ struct Arguments {
     return it == options.end() ? std::vector<std::string>{} : it->second;
   }
 };
-
-const std::set<std::string> kValueOptions = {"--variants",  "--variant",        "--size",           "--param",
-                                             "--seed",      "--threads",        "--out",            "--input",
-                                             "--output",    "--track",          "--min-time",       "--repetitions",
-                                             "--cuda-device", "--opencl-device", "--host-bandwidth", "--device-bandwidth",
-                                             "--sweep", "--device-floor", "--host-floor", "--time-budget", "--replicates"};
-const std::vector<std::string> kCommands = {"list",   "devices", "run",     "check",    "solve",
-                                           "generate", "report", "compare", "reproduce"};
-const std::map<std::string, std::set<std::string>> kCommandOptions = {
-    {"list", {"--json"}},
-    {"devices", {"--json"}},
-    {"run", {"--variants", "--track", "--size", "--param", "--sweep", "--time-budget", "--seed", "--threads", "--pinned", "--warm", "--out", "--min-time",
-             "--repetitions", "--replicates", "--host-bandwidth", "--device-bandwidth"}},
-    {"check", {"--variants", "--track", "--size", "--threads", "--race"}},
-    {"solve", {"--variant", "--input", "--output", "--param", "--threads", "--pinned"}},
-    {"report", {"--out"}},
-    {"generate", {"--out", "--size", "--param", "--seed"}},
-    {"compare", {"--device-floor", "--host-floor"}},
-    {"reproduce", {"--out", "--device-floor", "--host-floor"}},
-};
-
-Arguments parse(int argc, char** argv) {
-  Arguments args;
-  if (argc < 2) throw UsageError(std::string("no command given\n") + kUsage);
-  args.command = argv[1];
-  if (args.command == "--help" || args.command == "-h" || args.command == "help") return args;
-  auto allowed = kCommandOptions.find(args.command);
-  if (allowed == kCommandOptions.end()) {
-    std::string accepted;
-    for (const auto& name : kCommands) accepted += (accepted.empty() ? "" : ", ") + name;
-    throw UsageError("unknown command '" + args.command + "'" + did_you_mean(args.command, kCommands) + " (accepted: " +
-                     accepted + ")");
-  }
-  for (int i = 2; i < argc; ++i) {
-    std::string word = argv[i];
-    if (word.rfind("--", 0) != 0) {
-      args.positional.push_back(word);
-      continue;
-    }
-    std::string value;
-    if (auto equals = word.find('='); equals != std::string::npos) {
-      value = word.substr(equals + 1);
-      word = word.substr(0, equals);
-    } else if (kValueOptions.count(word)) {
-      if (i + 1 >= argc) throw UsageError("option " + word + " needs a value");
-      value = argv[++i];
-    }
-    bool device_option = word == "--cuda-device" || word == "--opencl-device";
-    if (!allowed->second.count(word) && !device_option && word != "--help") {
-      std::string accepted;
-      std::vector<std::string> names = {"--cuda-device", "--opencl-device"};
-      for (const auto& name : allowed->second) accepted += " " + name, names.push_back(name);
-      throw UsageError("unknown option " + word + " for `ladder " + args.command + "`" + did_you_mean(word, names) +
-                       " (accepted:" + accepted + " --cuda-device --opencl-device)");
-    }
-    args.options[word].push_back(value);
-  }
-  return args;
-}
 
 long parse_integer(const std::string& option, const std::string& text, long min, long max) {
   char* end = nullptr;
@@ -202,12 +95,6 @@ Params parameter_overrides(const Arguments& args) {
     overrides.set(key, value);
   }
   return overrides;
-}
-
-std::string command_line(int argc, char** argv) {
-  std::string line;
-  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i]);
-  return line;
 }
 
 // Validates `requested` rung names against the exercise's ladder.
@@ -434,7 +321,7 @@ Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, cons
   return ceilings;
 }
 
-int command_run(const Arguments& args, const std::string& line) {
+int command_run(const Arguments& args) {
   const RunOptions options = run_options(args);
   const TimingPolicy policy = timing_policy(args);
   const std::string out = args.value("--out", "ladder-results.json");
@@ -479,7 +366,7 @@ int command_run(const Arguments& args, const std::string& line) {
     std::cerr << "warning: the machine was loaded during the run (load average " << readings.load_after.one_minute << " on "
               << cores << " hardware threads at the end)\n";
   nlohmann::json document = {{"schema_version", kSchemaVersion},
-                             {"context", run_context(options, ceilings, line, readings)},
+                             {"context", run_context(options, ceilings, args.command_line, readings)},
                              {"results", results}};
   write_file_atomically(out, document.dump(1) + "\n");
   std::cout << "results: " << out << '\n';
@@ -863,6 +750,237 @@ int command_reproduce(const Arguments& args) {
   return hand_over_to_python("ladder_reproduce.py", arguments);
 }
 
+// The command line in two tables, every command and every option with what
+// `ladder --help` says of it: the parser accepts exactly what they list, and
+// the help is printed from them.
+struct CommandSpec {
+  std::string name;
+  std::string operands;  // the words after the name that are not options
+  std::string help;      // a line per '\n'
+  int (*run)(const Arguments&);
+  bool options_apart = false;  // too many options for its line: listed under "NAME options:" instead
+};
+
+// A row per command, kept on its lines.
+// clang-format off
+const std::vector<CommandSpec> kCommands = {
+    {"list", "", "exercises, rungs, sizes; which rungs can run here", command_list},
+    {"devices", "", "CUDA devices and OpenCL platforms/devices", command_devices},
+    {"run", "[EXERCISE...]", "check and time the rungs, print the speed-up table,\n"
+                             "write the results JSON", command_run, true},
+    {"check", "EXERCISE", "correctness only, on several awkward inputs; with\n"
+                          "--track exercises, your rungs (exercises/), each\n"
+                          "passing one timed beside the solution's; with --race,\n"
+                          "the OpenCL rungs on Oclgrind's simulated device, which\n"
+                          "reports work-items racing on one address", command_check},
+    {"solve", "EXERCISE", "run one rung on your own data (inputs may also be\n"
+                          "FITS images, .fits, where ladder was built with cfitsio)", command_solve},
+    {"generate", "EXERCISE", "write the generated inputs and the reference outputs as .npy", command_generate},
+    {"report", "RESULTS.json", "tables (Markdown, CSV), charts (PNG, SVG), one HTML page", command_report},
+    {"compare", "A.json B.json", "do two runs agree? judged against the spread between\n"
+                                 "each run's replicates (ladder run --replicates N)", command_compare},
+    {"reproduce", "RUN", "rerun a reference run (a results file or a folder of\n"
+                         "them, e.g. reports/runs/...) here, and compare", command_reproduce},
+};
+// clang-format on
+
+// How an option shows in its command's line of the help: [--x V], --x V,
+// [--x V ...], --x V ... (the command itself says when one is missing).
+enum class Occurrence { optional, required, any_number, one_or_more };
+
+// An option whose meaning differs between commands (--out) has a row per meaning.
+struct OptionSpec {
+  std::string name;
+  std::string value;                  // what follows it, as the help names it; empty for a flag
+  std::vector<std::string> commands;  // the commands that accept it; empty: every command
+  std::string help;                   // a line per '\n'
+  Occurrence occurrence = Occurrence::optional;
+};
+
+// A row per option, kept on its lines.
+// clang-format off
+const std::vector<OptionSpec> kOptions = {
+    {"--variants", "A,B", {"run", "check"}, "rungs to run (default: the whole ladder)"},
+    {"--track", "T", {"run", "check"}, "solutions (default: the worked rungs) or exercises (yours)"},
+    {"--size", "NAME", {"run", "check", "generate"}, "tiny | workshop (default) | large"},
+    {"--param", "K=V", {"run", "solve", "generate"}, "override a parameter of the size preset (repeatable)",
+     Occurrence::any_number},
+    {"--sweep", "K=V1,V2", {"run"}, "run each exercise once per value of parameter K\n"
+                                    "(K = threads sweeps the OpenMP thread count)"},
+    {"--seed", "S", {"run", "generate"}, "input seed (default 1)"},
+    {"--threads", "N", {"run", "check", "solve"}, "OpenMP threads"},
+    {"--pinned", "", {"run", "solve"}, "page-locked host buffers for the CUDA rungs' copies"},
+    {"--warm", "", {"run"}, "do not evict the GPU's L2 cache before each repetition"},
+    {"--min-time", "S", {"run"}, "seconds of timed work per figure, at least (default 0.2)"},
+    {"--time-budget", "S", {"run"}, "seconds one rung may take (default 60): a rung predicted to take\n"
+                                    "longer for one run is skipped, a slow one gets fewer repetitions"},
+    {"--repetitions", "N", {"run"}, "at least N repetitions per figure (default 5); more, up to 4 times as\n"
+                                    "many, while the median's 95 % interval is wider than +-1 %"},
+    {"--replicates", "N", {"run"}, "run everything N times, interleaved (replicate 1 of every exercise, then\n"
+                                   "replicate 2, ...), and record the spread between the replicates' medians:\n"
+                                   "what a rerun on this machine would see (default 1; reference runs: 3)"},
+    {"--out", "FILE", {"run"}, "results JSON (default ladder-results.json)"},
+    {"--host-bandwidth", "GB/s", {"run"}, "take the host's ceiling from this figure instead of measuring"},
+    {"--device-bandwidth", "GB/s", {"run"}, "take the device's ceiling from this figure instead of measuring"},
+    {"--json", "", {"list", "devices"}, "print it as JSON"},
+    {"--race", "", {"check"}, "the OpenCL rungs on Oclgrind, which finds data races"},
+    {"--variant", "RUNG", {"solve"}, "the rung to run", Occurrence::required},
+    {"--input", "NAME=FILE.npy", {"solve"}, "one of the exercise's inputs, by name (repeatable)",
+     Occurrence::one_or_more},
+    {"--output", "FILE.npy", {"solve"}, "where the output goes", Occurrence::required},
+    {"--out", "DIR", {"generate"}, "generate's folder for the inputs and the reference outputs",
+     Occurrence::required},
+    {"--out", "DIR", {"report"}, "report's folder (default: report/ beside the results file)"},
+    {"--out", "DIR", {"reproduce"}, "reproduce's folder for the reruns' results (default results/reproduce)"},
+    {"--device-floor", "F", {"compare", "reproduce"},
+     "how far B/A may be from 1 and still count as the same, for device-timed\n"
+     "figures (default 0.03)"},
+    {"--host-floor", "F", {"compare", "reproduce"}, "the same for host-timed figures (default 0.05)"},
+    {"--cuda-device", "N", {}, "the CUDA device (or LADDER_CUDA_DEVICE)"},
+    {"--opencl-device", "P:D", {}, "the OpenCL platform and device (or LADDER_OPENCL_DEVICE)"},
+};
+// clang-format on
+
+bool accepts(const OptionSpec& option, const std::string& command) {
+  return option.commands.empty() ||
+         std::find(option.commands.begin(), option.commands.end(), command) != option.commands.end();
+}
+
+bool required(const OptionSpec& option) {
+  return option.occurrence == Occurrence::required || option.occurrence == Occurrence::one_or_more;
+}
+
+// "--input NAME=FILE.npy ...", bracketed where optional.
+std::string synopsis(const OptionSpec& option) {
+  const bool repeated = option.occurrence == Occurrence::any_number || option.occurrence == Occurrence::one_or_more;
+  std::string text = option.name + (option.value.empty() ? "" : " " + option.value) + (repeated ? " ..." : "");
+  return required(option) ? text : "[" + text + "]";
+}
+
+// A command's line in the help: its operands, then the options that are
+// its own, the required ones first.
+std::string synopsis(const CommandSpec& command) {
+  std::string text = command.name + (command.operands.empty() ? "" : " " + command.operands);
+  if (command.options_apart) return text + " [options]";
+  for (bool required_ones : {true, false})
+    for (const auto& option : kOptions)
+      if (!option.commands.empty() && accepts(option, command.name) && required(option) == required_ones)
+        text += " " + synopsis(option);
+  return text;
+}
+
+// "  LEFT   HELP", the help's lines starting `width` columns in; where LEFT
+// is too wide for that, the help starts on the next line.
+void print_entry(std::ostream& out, const std::string& left, const std::string& help, std::size_t width) {
+  const std::string indent(2 + width, ' ');
+  out << "  " << left;
+  if (left.size() < width)
+    out << std::string(width - left.size(), ' ');
+  else
+    out << '\n' << indent;
+  for (char c : help) out << c << (c == '\n' ? indent : "");
+  out << '\n';
+}
+
+void print_option(std::ostream& out, const OptionSpec& option) {
+  print_entry(out, option.name + (option.value.empty() ? "" : " " + option.value), option.help, 19);
+}
+
+std::string usage() {
+  std::ostringstream out;
+  out << "usage: ladder COMMAND [options]\n\ncommands:\n";
+  for (const auto& command : kCommands) print_entry(out, synopsis(command), command.help, 36);
+  std::vector<std::string> apart;  // the commands whose options have a section of their own
+  for (const auto& command : kCommands) {
+    if (!command.options_apart) continue;
+    apart.push_back(command.name);
+    out << '\n' << command.name << " options:\n";
+    for (const auto& option : kOptions)
+      if (!option.commands.empty() && accepts(option, command.name)) print_option(out, option);
+  }
+  out << "\noptions of the other commands:\n";
+  for (const auto& option : kOptions)
+    if (!option.commands.empty() &&
+        std::none_of(apart.begin(), apart.end(), [&](const std::string& name) { return accepts(option, name); }))
+      print_option(out, option);
+  out << "\ndevice options (every command):\n";
+  for (const auto& option : kOptions)
+    if (option.commands.empty()) print_option(out, option);
+  return out.str();
+}
+
+bool asks_for_help(const std::string& word) { return word == "--help" || word == "-h" || word == "help"; }
+
+const CommandSpec* find_command(const std::string& name) {
+  for (const auto& command : kCommands)
+    if (command.name == name) return &command;
+  return nullptr;
+}
+
+// UsageError naming the nearest command and every one.
+[[noreturn]] void refuse_command(const std::string& word) {
+  std::vector<std::string> names;
+  std::string accepted;
+  for (const auto& command : kCommands)
+    names.push_back(command.name), accepted += (accepted.empty() ? "" : ", ") + command.name;
+  throw UsageError("unknown command '" + word + "'" + did_you_mean(word, names) + " (accepted: " + accepted + ")");
+}
+
+// UsageError for an option `command` does not accept, naming those it does.
+[[noreturn]] void refuse_option(const std::string& option, const std::string& command) {
+  std::set<std::string> own;  // sorted, and each name once
+  std::vector<std::string> every;
+  for (const auto& spec : kOptions)
+    if (spec.commands.empty())
+      every.push_back(spec.name);
+    else if (accepts(spec, command))
+      own.insert(spec.name);
+  std::vector<std::string> names = every;
+  std::string accepted;
+  for (const auto& name : own) names.push_back(name), accepted += " " + name;
+  for (const auto& name : every) accepted += " " + name;
+  throw UsageError("unknown option " + option + " for `ladder " + command + "`" + did_you_mean(option, names) +
+                   " (accepted:" + accepted + ")");
+}
+
+std::string command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i]);
+  return line;
+}
+
+Arguments parse(int argc, char** argv) {
+  Arguments args;
+  args.command_line = command_line(argc, argv);
+  if (argc < 2) throw UsageError("no command given\n" + usage());
+  args.command = argv[1];
+  if (asks_for_help(args.command)) return args;
+  if (find_command(args.command) == nullptr) refuse_command(args.command);
+  for (int i = 2; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word.rfind("--", 0) != 0) {
+      args.positional.push_back(word);
+      continue;
+    }
+    // The value comes after '=' or as the next word.
+    std::string value;
+    const auto takes_value = [&](const OptionSpec& spec) { return spec.name == word && !spec.value.empty(); };
+    if (auto equals = word.find('='); equals != std::string::npos) {
+      value = word.substr(equals + 1);
+      word = word.substr(0, equals);
+    } else if (std::any_of(kOptions.begin(), kOptions.end(), takes_value)) {
+      if (i + 1 >= argc) throw UsageError("option " + word + " needs a value");
+      value = argv[++i];
+    }
+    const bool known = std::any_of(kOptions.begin(), kOptions.end(), [&](const OptionSpec& spec) {
+      return spec.name == word && accepts(spec, args.command);
+    });
+    if (!known && word != "--help") refuse_option(word, args.command);
+    args.options[word].push_back(value);
+  }
+  return args;
+}
+
 }  // namespace
 }  // namespace ladder
 
@@ -870,19 +988,11 @@ int main(int argc, char** argv) {
   using namespace ladder;
   try {
     Arguments args = parse(argc, argv);
-    if (args.command == "--help" || args.command == "-h" || args.command == "help" || args.flag("--help")) {
-      std::cout << kUsage;
+    if (asks_for_help(args.command) || args.flag("--help")) {
+      std::cout << usage();
       return 0;
     }
-    if (args.command == "list") return command_list(args);
-    if (args.command == "devices") return command_devices(args);
-    if (args.command == "run") return command_run(args, command_line(argc, argv));
-    if (args.command == "check") return command_check(args);
-    if (args.command == "solve") return command_solve(args);
-    if (args.command == "generate") return command_generate(args);
-    if (args.command == "report") return command_report(args);
-    if (args.command == "compare") return command_compare(args);
-    if (args.command == "reproduce") return command_reproduce(args);
+    return find_command(args.command)->run(args);
   } catch (const UsageError& error) {
     std::cerr << "ladder: error: " << error.what() << '\n';
     return 2;
@@ -899,5 +1009,4 @@ int main(int argc, char** argv) {
     std::cerr << "ladder: internal error: " << error.what() << '\n';
     return 4;
   }
-  return 0;
 }

@@ -1,10 +1,9 @@
-// The harness's contracts: statistics, parameters, the output check, and a
-// run's rows (status, timings, speed-ups, skipped and failed rungs).
+// The harness's contracts: parameters, the output check, and a run's rows
+// (status, timings, speed-ups, skipped and failed rungs). The repetitions
+// and their statistics are tested in test_repetitions.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
-#include <numeric>
 #include <sstream>
 
 #include "ladder/error.hpp"
@@ -92,96 +91,6 @@ LADDER_REGISTER_RUNG(test_copy, naive, Backend::host, CopyRung);
 LADDER_REGISTER_RUNG(test_copy, serial, Backend::host, BrokenCopyRung);
 LADDER_REGISTER_RUNG(test_copy, adds, Backend::host, AddingRung);
 LADDER_REGISTER_RUNG(test_copy, clears_once, Backend::host, ClearsOnceRung);
-
-TEST(StatisticsTest, MedianMinMaxAndSpread) {
-  Statistics odd = summarise({3, 1, 2});
-  EXPECT_EQ(odd.median, 2);
-  EXPECT_EQ(odd.min, 1);
-  EXPECT_EQ(odd.max, 3);
-  EXPECT_EQ(odd.samples, (std::vector<double>{3, 1, 2})) << "samples keep their order";
-  Statistics even = summarise({4, 1, 3, 2});
-  EXPECT_EQ(even.median, 2.5);
-  EXPECT_NEAR(even.cv, std::sqrt(1.25) / 2.5, 1e-12);
-  EXPECT_EQ(summarise({5, 5, 5}).cv, 0);
-}
-
-TEST(StatisticsTest, MedianIntervalComesFromTheOrderStatistics) {
-  // n = 100: the interval runs from the 40th to the 60th smallest sample
-  // (50 -+ 0.98 * 10), whatever the spread beyond them.
-  std::vector<double> samples;
-  for (int i = 0; i < 100; ++i) samples.push_back(100 + i);
-  samples[0] = 1;  // an outlier moves neither end of the interval
-  Statistics s = summarise(samples);
-  EXPECT_EQ(s.median, 149.5);
-  EXPECT_NEAR(s.median_interval, (160.0 - 140.0) / (2 * 149.5), 1e-12);
-  // n = 5: too few for an inner interval; it spans every sample.
-  EXPECT_NEAR(summarise({9, 10, 10, 10, 11}).median_interval, 0.1, 1e-12);
-  EXPECT_EQ(summarise({7, 7, 7, 7, 7}).median_interval, 0);
-}
-
-// measure() with a sample function that reports times without taking them:
-// the rule is about the samples' values and their sum, not the wall clock.
-TEST(MeasureTest, ASteadyFigureStopsAfterItsFirstBatch) {
-  TimingPolicy policy;
-  policy.min_time = 0.01;  // the first batch: 10 ms / 1 ms = 10 samples
-  int calls = 0;
-  nlohmann::json gb_runs = nlohmann::json::array();
-  Statistics s = measure("steady", policy, [&] { return ++calls, 1e-3; }, gb_runs);
-  EXPECT_EQ(s.samples.size(), 10u);
-  EXPECT_EQ(calls, 11) << "the pilot repetition is run but not kept";
-  EXPECT_EQ(s.median_interval, 0);
-  EXPECT_EQ(gb_runs.size(), 1u) << "one batch";
-  // Google Benchmark's own figure for the batch, per repetition and in seconds.
-  EXPECT_EQ(gb_runs[0]["iterations"], 10);
-  EXPECT_NEAR(gb_runs[0]["manual_time_s"].get<double>(), 1e-3, 1e-9);
-}
-
-// A long figure is never silent: with progress_every at 0 every repetition
-// after the pilot prints one line, naming the figure and what is left.
-TEST(MeasureTest, ALongFigurePrintsProgress) {
-  TimingPolicy policy;
-  policy.min_time = 0.01;  // 10 repetitions of 1 ms
-  policy.progress_every = 0;
-  nlohmann::json gb_runs = nlohmann::json::array();
-  std::ostringstream progress;
-  measure("vector_add/naive/compute", policy, [] { return 1e-3; }, gb_runs, &progress);
-  const std::string text = progress.str();
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 10) << text;
-  EXPECT_NE(text.find("vector_add/naive/compute: repetition 1 of 10, about 1 s left in this batch"), std::string::npos) << text;
-  EXPECT_NE(text.find("repetition 10 of 10, about 0 s left"), std::string::npos) << text;
-  std::ostringstream quiet;
-  policy.progress_every = 1e9;
-  measure("vector_add/naive/compute", policy, [] { return 1e-3; }, gb_runs, &quiet);
-  EXPECT_TRUE(quiet.str().empty()) << quiet.str();
-}
-
-TEST(MeasureTest, ANoisyFigureGetsUpToFourBatches) {
-  TimingPolicy policy;
-  policy.min_time = 0.01;
-  int calls = 0;
-  // 1 ms and 2 ms by turns: the median's interval never narrows to 1 %.
-  nlohmann::json gb_runs = nlohmann::json::array();
-  Statistics s = measure("noisy", policy, [&] { return (++calls % 2 ? 1e-3 : 2e-3); }, gb_runs);
-  const std::size_t first_batch = static_cast<std::size_t>(std::ceil(0.01 / 1e-3));  // sized by the 1 ms pilot
-  EXPECT_EQ(s.samples.size(), TimingPolicy::kMaxBatches * first_batch);
-  EXPECT_EQ(gb_runs.size(), static_cast<std::size_t>(TimingPolicy::kMaxBatches));
-  EXPECT_GT(s.median_interval, policy.noise_target);
-}
-
-TEST(MeasureTest, NoisyFiguresStopWithinTheRepetitionCapAndTheTimeBudget) {
-  TimingPolicy policy;
-  policy.min_time = 0.01;
-  int calls = 0;
-  auto noisy = [&] { return (++calls % 2 ? 1e-3 : 2e-3); };
-  nlohmann::json gb_runs = nlohmann::json::array();
-  policy.max_repetitions = 25;  // room for two batches of 10, not three
-  EXPECT_EQ(measure("capped", policy, noisy, gb_runs).samples.size(), 20u);
-  policy.max_repetitions = 1000;
-  policy.time_budget = 2 * 0.035;  // 35 ms for this figure: three batches of 10 samples (~15 ms each) do not fit
-  Statistics s = measure("budget", policy, noisy, gb_runs);
-  EXPECT_EQ(s.samples.size(), 20u);
-  EXPECT_LE(std::accumulate(s.samples.begin(), s.samples.end(), 0.0), 0.035);
-}
 
 TEST(ParamsTest, RefusesUnknownOutOfRangeAndMalformedValues) {
   auto problem = make_problem("vector_add");

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <iomanip>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <ostream>
@@ -88,6 +89,23 @@ void run_batch(const std::string& name, long repetitions, const std::function<do
   benchmark::ClearRegisteredBenchmarks();
   for (auto& run : reporter.runs_) gb_runs.push_back(run);
   if (!error.empty()) throw DeviceError(error);
+}
+
+nlohmann::json input_checksums(const Arrays& inputs) {
+  nlohmann::json checksums = nlohmann::json::object();
+  for (const auto& [name, array] : inputs) {
+    std::ostringstream hex;
+    hex << "fnv1a64:" << std::hex << std::setw(16) << std::setfill('0') << checksum(array);
+    checksums[name] = hex.str();
+  }
+  return checksums;
+}
+
+// The heading of the table printed as the run goes.
+void print_table_header(std::ostream& out) {
+  out << "  " << std::left << std::setw(16) << "rung" << std::setw(9) << "status" << std::right << std::setw(11)
+      << "compute" << std::setw(11) << "transfer" << std::setw(17) << "vs naive c/t" << std::setw(17) << "vs serial c/t"
+      << std::setw(9) << "ceiling" << '\n';
 }
 
 // One row of the table printed as the run goes.
@@ -298,162 +316,239 @@ Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& para
   return outputs;
 }
 
-Harness::Harness(RunOptions options, TimingPolicy policy, Ceilings ceilings, std::ostream& progress)
-    : options_(std::move(options)), policy_(policy), ceilings_(std::move(ceilings)), progress_(progress) {}
+namespace {
 
-nlohmann::json Harness::run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
-                                 const Arrays& expected, const Params& params, const Work& work,
-                                 const std::string& track) {
-  Backend backend = backend_of(rung_name);
-  const RungEntry* entry = find_rung(problem.name(), rung_name, track);
-  if (entry) backend = entry->backend;
-  nlohmann::json row = {{"rung", rung_name}, {"backend", backend_name(backend)}};
-  if (entry == nullptr) {
-    row["status"] = "not_implemented";
-    row["reason"] = track != kSolutionsTrack ? "no such rung in the " + track + " track"
-                    : backend == Backend::host ? "no such rung in this build"
-                                             : "not built: this build has no " + backend_name(backend) + " backend";
-    if (backend != Backend::host) {
-      Availability availability = backend_availability(backend, options_);
-      if (!availability.available) row["status"] = "skipped", row["reason"] = availability.reason;
-    }
-    return row;
+std::string status_name(RungStatus status) {
+  switch (status) {
+    case RungStatus::ok:
+      return "ok";
+    case RungStatus::failed:
+      return "failed";
+    case RungStatus::skipped:
+      return "skipped";
+    case RungStatus::not_implemented:
+      return "not_implemented";
   }
-  Availability availability = backend_availability(backend, options_);
-  if (!availability.available) {
-    row["status"] = "skipped";
-    row["reason"] = availability.reason;
-    return row;
-  }
-  if (auto prediction = problem.predict(rung_name, params); prediction && prediction->seconds > policy_.time_budget) {
-    std::ostringstream reason;
-    reason << "predicted " << std::setprecision(3) << prediction->seconds << " s per run (" << prediction->why
-           << "), over the run's time budget of " << policy_.time_budget << " s per rung (--time-budget)";
-    row["status"] = "skipped";
-    row["reason"] = reason.str();
-    return row;
-  }
+  return "unknown";
+}
 
-  Arrays outputs = problem.allocate_outputs(inputs, params);
-  poison(outputs);
-  std::unique_ptr<Rung> rung;
+// Ends a rung's row early, with what it is and why.
+RungResult stopped(RungResult result, RungStatus status, std::string reason) {
+  result.status = status;
+  result.reason = std::move(reason);
+  return result;
+}
+
+// A rung on the exercise's ladder that this build or track does not have;
+// skipped instead where its device is missing here, built or not.
+RungResult not_built(RungResult result, const std::string& track, const RunOptions& options) {
+  const Backend backend = result.backend;
+  std::string reason = track != kSolutionsTrack ? "no such rung in the " + track + " track"
+                       : backend == Backend::host
+                           ? "no such rung in this build"
+                           : "not built: this build has no " + backend_name(backend) + " backend";
+  if (backend != Backend::host) {
+    Availability availability = backend_availability(backend, options);
+    if (!availability.available) return stopped(std::move(result), RungStatus::skipped, availability.reason);
+  }
+  return stopped(std::move(result), RungStatus::not_implemented, std::move(reason));
+}
+
+// Why a built rung is not run here: its device is missing, or one run is
+// predicted to take longer than the rung's whole time budget.
+std::optional<std::string> why_skipped(const Problem& problem, const RungResult& result, const Params& params,
+                                       const RunOptions& options, const TimingPolicy& policy) {
+  Availability availability = backend_availability(result.backend, options);
+  if (!availability.available) return availability.reason;
+  auto prediction = problem.predict(result.rung, params);
+  if (!prediction || prediction->seconds <= policy.time_budget) return std::nullopt;
+  std::ostringstream reason;
+  reason << "predicted " << std::setprecision(3) << prediction->seconds << " s per run (" << prediction->why
+         << "), over the run's time budget of " << policy.time_budget << " s per rung (--time-budget)";
+  return reason.str();
+}
+
+// Makes and prepares the rung and runs it once in full; nullptr, with the
+// status and reason in `result`, where any of that throws.
+std::unique_ptr<Rung> prepare_and_run_once(RungResult& result, const RungEntry& entry, const Arrays& inputs,
+                                           Arrays& outputs, const RungContext& context) {
   try {
-    rung = entry->make({params, options_, track});
+    auto rung = entry.make(context);
     rung->attach_host_memory(inputs, outputs);
     rung->prepare(inputs, outputs);
-    row["device"] = rung->device_name();
-    row["device_kind"] = rung->device_kind() == DeviceKind::gpu ? "gpu" : "cpu";
-    row["host_memory"] = rung->uses_pinned_memory() ? "pinned" : "pageable";
+    result.placement = RungPlacement{rung->device_name(), rung->device_kind(), rung->uses_pinned_memory()};
     // The first full run is both the warm-up and the output check.
     rung->upload();
     rung->compute();
     rung->download();
     rung->synchronize();
+    return rung;
   } catch (const NotImplemented& todo) {
-    row["status"] = "not_implemented";
-    row["reason"] = todo.what();
-    return row;
+    result = stopped(std::move(result), RungStatus::not_implemented, todo.what());
   } catch (const std::exception& e) {
-    row["status"] = "failed";
-    row["reason"] = e.what();
-    return row;
+    result = stopped(std::move(result), RungStatus::failed, e.what());
   }
-  CheckResult check = problem.check(outputs, expected);
-  row["check"] = check.figures;
-  row["check"]["ok"] = check.ok;
-  row["check"]["detail"] = check.detail;
-  if (!check.ok) {
-    row["status"] = "failed";
-    row["reason"] = "wrong output: " + check.detail;
-    return row;
-  }
+  return nullptr;
+}
 
-  nlohmann::json gb_runs = nlohmann::json::array();
-  Statistics compute, transfer, upload, download;
+// One transfer-inclusive repetition: upload, compute, download, each
+// waited for; the upload's and download's own seconds are kept as well.
+double time_round_trip(Rung& rung, bool warm, std::vector<double>& uploads, std::vector<double>& downloads) {
+  if (!warm) rung.evict_caches();
+  const auto start = Clock::now();
+  rung.upload();
+  rung.synchronize();
+  uploads.push_back(seconds_since(start));
+  rung.compute();
+  rung.synchronize();
+  const auto before_download = Clock::now();
+  rung.download();
+  rung.synchronize();
+  downloads.push_back(seconds_since(before_download));
+  return seconds_since(start);
+}
+
+// Compute alone, then upload + compute + download, each figure with its own
+// repetitions (measure()); throws what the rung throws.
+RungTimings time_rung(Rung& rung, const std::string& label, const TimingPolicy& policy, bool warm,
+                      std::ostream& progress) {
+  RungTimings timings;
+  timings.compute = measure(
+      label + "/compute", policy,
+      [&] {
+        if (!warm) rung.evict_caches();
+        return rung.timed_compute();
+      },
+      timings.google_benchmark, &progress);
+  std::vector<double> uploads, downloads;
+  timings.transfer = measure(
+      label + "/transfer", policy, [&] { return time_round_trip(rung, warm, uploads, downloads); },
+      timings.google_benchmark, &progress);
+  // The pilot repetition is not a sample: drop its parts too.
+  uploads.erase(uploads.begin());
+  downloads.erase(downloads.begin());
+  timings.upload = summarise(std::move(uploads));
+  timings.download = summarise(std::move(downloads));
+  return timings;
+}
+
+// Seconds a CUDA rung's copies need at the link's measured rate.
+double transfer_bound(const DeviceCeilings& device, const Work& work) {
+  // The pinned rates, whatever memory the rung copies from: they are what
+  // the PCIe link can do. Pageable copies go through the driver's staging
+  // buffers at a rate that varies with the host (7.0 and 9.1 GB/s host to
+  // device on two H100 machines of one kind), so a rung could beat a
+  // "ceiling" measured on them; against the link, a pageable rung shows
+  // how much of the link its copies leave unused. The link is full
+  // duplex, so the bound is the slower direction alone: a rung that
+  // overlaps its uploads and downloads on streams can approach it, one
+  // that copies in, computes, then copies out cannot.
+  const double up = device.host_to_device_pinned, down = device.device_to_host_pinned;
+  return up > 0 && down > 0 ? std::max(work.bytes_in / up, work.bytes_out / down) : 0;
+}
+
+// Fraction of the ceiling of the device the rung ran on.
+CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, DeviceKind kind, const Work& work,
+                                    const RungTimings& timings) {
+  CeilingFraction fraction;
+  fraction.ceiling = "host memory bandwidth";
+  fraction.ceiling_bytes_per_s = ceilings.host_bytes_per_s;
+  if (kind == DeviceKind::gpu) {
+    const auto& device = backend == Backend::cuda ? ceilings.cuda : ceilings.opencl;
+    fraction.ceiling = "device copy bandwidth";
+    fraction.ceiling_bytes_per_s = device ? device->copy_bytes_per_s : 0;
+    if (device && backend == Backend::cuda) fraction.transfer_bound_s = transfer_bound(*device, work);
+  }
+  if (fraction.ceiling_bytes_per_s > 0)
+    fraction.compute = work.bytes / timings.compute.median / fraction.ceiling_bytes_per_s;
+  if (kind == DeviceKind::cpu)
+    fraction.transfer = fraction.compute;
+  else if (fraction.transfer_bound_s > 0)
+    fraction.transfer = fraction.transfer_bound_s / timings.transfer.median;
+  return fraction;
+}
+
+nlohmann::json to_json(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
+
+nlohmann::json to_json(const RungTimings& t) {
+  const CeilingFraction& fraction = t.fraction_of_ceiling;
+  return {{"compute", to_json(t.compute)},
+          {"transfer", to_json(t.transfer)},
+          {"upload", to_json(t.upload)},
+          {"download", to_json(t.download)},
+          {"google_benchmark", t.google_benchmark},
+          {"throughput", {{"bytes_per_s", t.bytes_per_s}, {"operations_per_s", t.operations_per_s}}},
+          {"fraction_of_ceiling",
+           {{"ceiling", fraction.ceiling},
+            {"ceiling_bytes_per_s", fraction.ceiling_bytes_per_s},
+            {"compute", to_json(fraction.compute)},
+            {"transfer", to_json(fraction.transfer)},
+            {"transfer_bound_s", fraction.transfer_bound_s}}}};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RungResult& result) {
+  nlohmann::json row = {
+      {"rung", result.rung}, {"backend", backend_name(result.backend)}, {"status", status_name(result.status)}};
+  if (result.status != RungStatus::ok) row["reason"] = result.reason;
+  if (const auto& placement = result.placement) {
+    row["device"] = placement->device;
+    row["device_kind"] = placement->device_kind == DeviceKind::gpu ? "gpu" : "cpu";
+    row["host_memory"] = placement->pinned ? "pinned" : "pageable";
+  }
+  if (const auto& check = result.check) {
+    row["check"] = check->figures;
+    row["check"]["ok"] = check->ok;
+    row["check"]["detail"] = check->detail;
+  }
+  if (result.timings) row["timings"] = to_json(*result.timings);
+  return row;
+}
+
+Harness::Harness(RunOptions options, TimingPolicy policy, Ceilings ceilings, std::ostream& progress)
+    : options_(std::move(options)), policy_(policy), ceilings_(std::move(ceilings)), progress_(progress) {}
+
+RungResult Harness::run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
+                             const Arrays& expected, const Params& params, const Work& work, const std::string& track) {
+  const RungEntry* entry = find_rung(problem.name(), rung_name, track);
+  RungResult result;
+  result.rung = rung_name;
+  result.backend = entry ? entry->backend : backend_of(rung_name);
+  if (entry == nullptr) return not_built(std::move(result), track, options_);
+  if (auto why = why_skipped(problem, result, params, options_, policy_))
+    return stopped(std::move(result), RungStatus::skipped, *why);
+
+  Arrays outputs = problem.allocate_outputs(inputs, params);
+  poison(outputs);
+  std::unique_ptr<Rung> rung = prepare_and_run_once(result, *entry, inputs, outputs, {params, options_, track});
+  if (rung == nullptr) return result;
+  result.check = problem.check(outputs, expected);
+  if (!result.check->ok) return stopped(std::move(result), RungStatus::failed, "wrong output: " + result.check->detail);
+
+  RungTimings timings;
   try {
     // A transient "timing..." on a terminal; the finished row overwrites it.
     if (&progress_ == &std::cout && ::isatty(STDOUT_FILENO))
       progress_ << "  " << std::left << std::setw(16) << rung_name << "timing...\r" << std::flush;
-    const std::string label = problem.name() + "/" + rung_name;
-    compute = measure(label + "/compute", policy_, [&] {
-      if (!options_.warm) rung->evict_caches();
-      return rung->timed_compute();
-    }, gb_runs, &progress_);
-    std::vector<double> uploads, downloads;
-    transfer = measure(label + "/transfer", policy_, [&] {
-      if (!options_.warm) rung->evict_caches();
-      auto start = Clock::now();
-      rung->upload();
-      rung->synchronize();
-      double up = seconds_since(start);
-      auto before_download = Clock::now();
-      rung->compute();
-      rung->synchronize();
-      before_download = Clock::now();
-      rung->download();
-      rung->synchronize();
-      uploads.push_back(up);
-      downloads.push_back(seconds_since(before_download));
-      return seconds_since(start);
-    }, gb_runs, &progress_);
-    // The pilot repetition is not a sample: drop its parts too.
-    uploads.erase(uploads.begin());
-    downloads.erase(downloads.begin());
-    upload = summarise(std::move(uploads));
-    download = summarise(std::move(downloads));
+    timings = time_rung(*rung, problem.name() + "/" + rung_name, policy_, options_.warm, progress_);
   } catch (const std::exception& e) {
-    row["status"] = "failed";
-    row["reason"] = std::string("while timing: ") + e.what();
-    return row;
+    return stopped(std::move(result), RungStatus::failed, std::string("while timing: ") + e.what());
   }
   // The outputs again, as the last timed repetition left them (its download
   // included): every repetition must give the whole answer afresh. A rung
   // that adds to what the run before left passes the first check only.
-  if (CheckResult again = problem.check(outputs, expected); !again.ok) {
-    row["status"] = "failed";
-    row["reason"] = "wrong output after the timed repetitions (does compute() start afresh each time?): " + again.detail;
-    return row;
-  }
+  if (CheckResult again = problem.check(outputs, expected); !again.ok)
+    return stopped(
+        std::move(result), RungStatus::failed,
+        "wrong output after the timed repetitions (does compute() start afresh each time?): " + again.detail);
 
-  row["status"] = "ok";
-  nlohmann::json timings = {{"compute", to_json(compute)},
-                            {"transfer", to_json(transfer)},
-                            {"upload", to_json(upload)},
-                            {"download", to_json(download)},
-                            {"google_benchmark", gb_runs}};
-  timings["throughput"] = {{"bytes_per_s", work.bytes / compute.median},
-                           {"operations_per_s", work.operations / compute.median}};
-
-  // Fraction of the ceiling of the device the rung ran on.
-  double ceiling = ceilings_.host_bytes_per_s;
-  std::string ceiling_name = "host memory bandwidth";
-  double transfer_bound = 0;  // seconds the copies need at the link's measured rate
-  if (rung->device_kind() == DeviceKind::gpu) {
-    const auto& device = backend == Backend::cuda ? ceilings_.cuda : ceilings_.opencl;
-    ceiling = device ? device->copy_bytes_per_s : 0;
-    ceiling_name = "device copy bandwidth";
-    if (device && backend == Backend::cuda) {
-      // The pinned rates, whatever memory the rung copies from: they are what
-      // the PCIe link can do. Pageable copies go through the driver's staging
-      // buffers at a rate that varies with the host (7.0 and 9.1 GB/s host to
-      // device on two H100 machines of one kind), so a rung could beat a
-      // "ceiling" measured on them; against the link, a pageable rung shows
-      // how much of the link its copies leave unused. The link is full
-      // duplex, so the bound is the slower direction alone: a rung that
-      // overlaps its uploads and downloads on streams can approach it, one
-      // that copies in, computes, then copies out cannot.
-      const double up = device->host_to_device_pinned, down = device->device_to_host_pinned;
-      if (up > 0 && down > 0) transfer_bound = std::max(work.bytes_in / up, work.bytes_out / down);
-    }
-  }
-  nlohmann::json fraction = {{"ceiling", ceiling_name}, {"ceiling_bytes_per_s", ceiling}};
-  fraction["compute"] = ceiling > 0 ? nlohmann::json(work.bytes / compute.median / ceiling) : nlohmann::json();
-  if (rung->device_kind() == DeviceKind::cpu) fraction["transfer"] = fraction["compute"];
-  else fraction["transfer"] = transfer_bound > 0 ? nlohmann::json(transfer_bound / transfer.median) : nlohmann::json();
-  fraction["transfer_bound_s"] = transfer_bound;
-  timings["fraction_of_ceiling"] = fraction;
-  row["timings"] = timings;
-  return row;
+  timings.bytes_per_s = work.bytes / timings.compute.median;
+  timings.operations_per_s = work.operations / timings.compute.median;
+  timings.fraction_of_ceiling = fraction_of_ceiling(ceilings_, result.backend, rung->device_kind(), work, timings);
+  result.status = RungStatus::ok;
+  result.timings = std::move(timings);
+  return result;
 }
 
 void refuse_unknown_rungs(const Problem& problem, const std::vector<std::string>& rungs) {
@@ -485,22 +580,15 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
   Arrays inputs = problem->generate(params, request.seed);
   Arrays expected = problem->reference(inputs, params);
   Work work = problem->work(inputs, params);
-  nlohmann::json checksums = nlohmann::json::object();
-  for (const auto& [name, array] : inputs) {
-    std::ostringstream hex;
-    hex << "fnv1a64:" << std::hex << std::setw(16) << std::setfill('0') << checksum(array);
-    checksums[name] = hex.str();
-  }
 
-  progress_ << "  " << std::left << std::setw(16) << "rung" << std::setw(9) << "status" << std::right << std::setw(11)
-            << "compute" << std::setw(11) << "transfer" << std::setw(17) << "vs naive c/t" << std::setw(17)
-            << "vs serial c/t" << std::setw(9) << "ceiling" << '\n';
+  print_table_header(progress_);
   // Speed-ups against naive and serial, from their median times; the row is
   // printed with what is known when it finishes and completed at the end.
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& rung_name : rungs) {
-    rows.push_back(run_rung(*problem, rung_name, inputs, expected, params, work, request.track));
-    if (rows.back()["status"] == "failed") any_failed = true;
+    RungResult result = run_rung(*problem, rung_name, inputs, expected, params, work, request.track);
+    if (result.status == RungStatus::failed) any_failed = true;
+    rows.push_back(to_json(result));
     add_speedups(rows);  // against the baselines timed so far; complete once the last rung is done
     print_row(progress_, rows.back());
   }
@@ -511,9 +599,12 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
           {"parameters", params.values()},
           {"seed", request.seed},
           {"threads", threads},
-          {"input_checksums", checksums},
-          {"work", {{"bytes", work.bytes}, {"operations", work.operations},
-                    {"bytes_in", work.bytes_in}, {"bytes_out", work.bytes_out}}},
+          {"input_checksums", input_checksums(inputs)},
+          {"work",
+           {{"bytes", work.bytes},
+            {"operations", work.operations},
+            {"bytes_in", work.bytes_in},
+            {"bytes_out", work.bytes_out}}},
           {"rungs", rows}};
 }
 

@@ -32,7 +32,8 @@ Statistics summarise(std::vector<double> samples);
 std::string format_time(double seconds);  // "1.23 ms"
 
 // How many repetitions a figure gets. The first batch is enough for
-// min_time, at least min_repetitions; then, as nvbench does, repetitions go
+// min_time as a pilot repetition predicts (min_time over the pilot's
+// seconds), at least min_repetitions; then, as nvbench does, repetitions go
 // on while the median is not yet pinned down to noise_target (see
 // Statistics::median_interval): more batches of the same size, up to
 // kMaxBatches of them, max_repetitions, or the figure's share of the time
@@ -52,7 +53,9 @@ struct TimingPolicy {
 
 // Times one figure: `sample` runs one repetition and returns its seconds.
 // Google Benchmark runs the repetitions, a batch at a time, under the
-// policy above; `gb_runs` collects its records of each batch. Where the
+// policy above; `gb_runs` collects its records of each batch. The pilot
+// repetition runs first and is no sample (it may be a cold start); the
+// result is summarise() of the kept samples, in the order they were taken. Where the
 // run has printed nothing for policy.progress_every seconds, a progress
 // line goes to `progress`.
 Statistics measure(const std::string& name, const TimingPolicy& policy, const std::function<double()>& sample,
@@ -140,6 +143,45 @@ struct RunRequest {
 // ladder, the nearest accepted name and every accepted one.
 void refuse_unknown_rungs(const Problem& problem, const std::vector<std::string>& rungs);
 
+// One rung's outcome in a run, as run_rung() finds it step by step;
+// to_json() writes it as the rung's row of the results JSON
+// (reports/results.schema.json).
+enum class RungStatus { ok, failed, skipped, not_implemented };
+
+// Where the rung ran: known once its prepare() has returned.
+struct RungPlacement {
+  std::string device;
+  DeviceKind device_kind = DeviceKind::cpu;
+  bool pinned = false;  // host memory page-locked for the rung's copies
+};
+
+// The rung's figures over the ceiling of the device it ran on; a fraction
+// is empty where there is no ceiling (or transfer bound) to divide by.
+struct CeilingFraction {
+  std::string ceiling;  // "host memory bandwidth" or "device copy bandwidth"
+  double ceiling_bytes_per_s = 0;
+  std::optional<double> compute, transfer;
+  double transfer_bound_s = 0;  // seconds the copies need at the link's measured rate (CUDA rungs)
+};
+
+struct RungTimings {
+  Statistics compute, transfer, upload, download;
+  nlohmann::json google_benchmark = nlohmann::json::array();  // its record of each batch (measure())
+  double bytes_per_s = 0, operations_per_s = 0;               // throughput, from the compute median
+  CeilingFraction fraction_of_ceiling;
+};
+
+struct RungResult {
+  std::string rung;
+  Backend backend = Backend::host;
+  RungStatus status = RungStatus::ok;
+  std::string reason;                      // why the status is not ok
+  std::optional<RungPlacement> placement;  // once prepared
+  std::optional<CheckResult> check;        // the first check, once a full run has finished
+  std::optional<RungTimings> timings;      // only when ok
+};
+nlohmann::json to_json(const RungResult& result);
+
 class Harness {
  public:
   Harness(RunOptions options, TimingPolicy policy, Ceilings ceilings, std::ostream& progress);
@@ -149,8 +191,8 @@ class Harness {
   nlohmann::json run(const RunRequest& request, bool& any_failed);
 
  private:
-  nlohmann::json run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
-                          const Arrays& expected, const Params& params, const Work& work, const std::string& track);
+  RungResult run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
+                      const Arrays& expected, const Params& params, const Work& work, const std::string& track);
   RunOptions options_;
   TimingPolicy policy_;
   Ceilings ceilings_;
