@@ -42,7 +42,7 @@ class Rung {
   virtual void attach_host_memory(const Arrays& /*inputs*/, Arrays& /*outputs*/) {}
   virtual void synchronize() {}                 // wait for all queued work
   virtual double timed_compute() = 0;           // runs compute(), returns seconds
-  virtual void evict_caches() {}                // before a timed repetition
+  virtual void evict_caches() {}                // before a timed repetition; may only queue the work
   virtual std::string device_name() const = 0;
   virtual DeviceKind device_kind() const = 0;
   virtual bool uses_pinned_memory() const { return false; }
