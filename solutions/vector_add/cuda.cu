@@ -18,7 +18,7 @@ class CudaVectorAdd final : public CudaRung {
     d_a_ = DeviceBuffer<float>(a_.size());
     d_b_ = DeviceBuffer<float>(b_.size());
     d_c_ = DeviceBuffer<float>(c_.size());
-    const std::size_t groups = (c_.size() + 3) / 4;
+    const std::size_t groups = ceil_div(c_.size(), std::size_t{4});
     blocks_ = static_cast<unsigned>(ceil_div(groups, kThreadsPerBlock));
   }
 
