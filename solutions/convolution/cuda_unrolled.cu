@@ -1,0 +1,108 @@
+// cuda_unrolled: the cuda rung's tiles, compiled for the kernel's height
+// (kernels/convolution/convolution_unrolled.cuh): the loops over the
+// kernel's rows unroll, each weight read once from constant memory serves
+// 8 outputs, a column of pixels comes in as float4s, and 32 × 32 output
+// blocks fill the GPU in whole waves. No load or index arithmetic is left
+// in the inner loop, only multiply-adds.
+#include <string>
+#include <vector>
+
+#include "kernels/convolution/convolution_unrolled.cuh"
+#include "ladder/cuda.cuh"
+#include "ladder/error.hpp"
+
+namespace ladder {
+namespace {
+
+using Kernel = void (*)(const float*, int, int, int, int, int, float*, int, int);
+
+// The kernel compiled for R weight rows a pass: the kernel's height rounded
+// up to an odd number when it takes one pass, 16 when it takes several
+// (each instantiation is a separate kernel in the binary).
+Kernel kernel_for(int rows_per_pass) {
+  switch (rows_per_pass) {
+    case 1: return convolve_unrolled<1>;
+    case 3: return convolve_unrolled<3>;
+    case 5: return convolve_unrolled<5>;
+    case 7: return convolve_unrolled<7>;
+    case 9: return convolve_unrolled<9>;
+    case 11: return convolve_unrolled<11>;
+    case 13: return convolve_unrolled<13>;
+    case 15: return convolve_unrolled<15>;
+    default: return convolve_unrolled<16>;
+  }
+}
+
+class CudaUnrolledConvolution final : public CudaRung {
+ public:
+  explicit CudaUnrolledConvolution(const RungContext& context) : CudaRung(context) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = inputs.at("image").view<float>();
+    output_ = outputs.at("output").view<float>();
+    height_ = static_cast<int>(inputs.at("image").shape()[0]);
+    width_ = static_cast<int>(inputs.at("image").shape()[1]);
+    rows_ = static_cast<int>(inputs.at("kernel").shape()[0]);
+    columns_ = static_cast<int>(inputs.at("kernel").shape()[1]);
+    const int rows_per_pass = rows_ <= kUnrolledOnePassRows ? rows_ | 1 : 16;
+    passes_ = ceil_div(rows_, rows_per_pass);
+
+    // The weights as the kernel reads them: flipped (a convolution reads the
+    // kernel backwards), pass by pass, each column's rows side by side.
+    const auto kernel = inputs.at("kernel").view<float>();
+    h_weights_.clear();
+    for (int pass = 0; pass < passes_; ++pass)
+      for (int b = 0; b < columns_; ++b)
+        for (int a = pass * rows_per_pass; a < (pass + 1) * rows_per_pass; ++a)
+          h_weights_.push_back(a < rows_ ? kernel[(rows_ - 1 - a) * columns_ + (columns_ - 1 - b)] : 0.0f);
+    if (h_weights_.size() > kUnrolledConstantFloats)
+      throw DeviceError("cuda_unrolled: a " + std::to_string(rows_) + "×" + std::to_string(columns_) +
+                        " kernel needs " + std::to_string(h_weights_.size() * sizeof(float) / 1024) +
+                        " KiB of weights, more than the " +
+                        std::to_string(kUnrolledConstantFloats * sizeof(float) / 1024) +
+                        " KiB of constant memory it reserves; the cuda and cuda_fft rungs take larger kernels");
+
+    const int tile_height = kUnrolledTileHeight + passes_ * rows_per_pass - 1;
+    shared_bytes_ = std::size_t(unrolled_column_stride(tile_height)) * (kUnrolledTileWidth + columns_ - 1) * sizeof(float);
+    if (shared_bytes_ > properties().sharedMemPerBlockOptin)
+      throw DeviceError("cuda_unrolled: a " + std::to_string(rows_) + "×" + std::to_string(columns_) +
+                        " kernel needs a " + std::to_string(shared_bytes_ / 1024) + " KiB shared-memory tile, more than the " +
+                        std::to_string(properties().sharedMemPerBlockOptin / 1024) +
+                        " KiB a block may have on this GPU; the cuda_fft rung takes any kernel size");
+    convolve_ = kernel_for(rows_per_pass);
+    LADDER_CUDA_CHECK(
+        cudaFuncSetAttribute(convolve_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
+
+    d_image_ = DeviceBuffer<float>(image_.size());
+    d_output_ = DeviceBuffer<float>(output_.size());
+    const int out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
+    grid_ = dim3(ceil_div(out_width, kUnrolledTileWidth), ceil_div(out_height, kUnrolledTileHeight));
+  }
+
+  void upload() override {
+    copy_to_device(d_image_, image_);
+    LADDER_CUDA_CHECK(cudaMemcpyToSymbolAsync(unrolled_weights, h_weights_.data(), h_weights_.size() * sizeof(float),
+                                              0, cudaMemcpyHostToDevice, stream()));
+  }
+  void compute() override {
+    const int out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
+    convolve_<<<grid_, dim3(kUnrolledThreadsX, kUnrolledThreadsY), shared_bytes_, stream()>>>(
+        d_image_.data(), height_, width_, rows_, columns_, passes_, d_output_.data(), out_height, out_width);
+    LADDER_CUDA_CHECK_LAUNCH();
+  }
+  void download() override { copy_to_host(output_, d_output_); }
+
+ private:
+  std::span<const float> image_;
+  std::span<float> output_;
+  int height_ = 0, width_ = 0, rows_ = 0, columns_ = 0, passes_ = 1;
+  std::vector<float> h_weights_;
+  DeviceBuffer<float> d_image_, d_output_;
+  Kernel convolve_ = nullptr;
+  std::size_t shared_bytes_ = 0;
+  dim3 grid_;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(convolution, cuda_unrolled, Backend::cuda, CudaUnrolledConvolution);
+}  // namespace ladder
