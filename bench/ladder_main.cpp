@@ -97,15 +97,6 @@ Params parameter_overrides(const Arguments& args) {
   return overrides;
 }
 
-// Validates `requested` rung names against the exercise's ladder.
-std::vector<std::string> chosen_rungs(const Problem& problem, const std::string& requested) {
-  auto ladder = problem.rungs();
-  if (requested.empty()) return ladder;
-  auto rungs = split_list(requested);
-  refuse_unknown_rungs(problem, rungs);
-  return rungs;
-}
-
 // "vector_add at n=1000003", for messages about one case.
 std::string case_text(const Problem& problem, const Params& params) {
   std::string text = problem.name() + " at";
@@ -259,8 +250,8 @@ std::vector<RunRequest> run_requests(const Arguments& args) {
       int threads = 0;
       if (sweep_name == "threads") threads = static_cast<int>(parse_integer("--sweep threads", value, 1, 4096));
       else if (!sweep_name.empty()) swept.set(sweep_name, value);
-      RunRequest request{exercise, args.value("--size", "workshop"), swept,
-                         chosen_rungs(*problem, args.value("--variants")), seed, threads, checked_track(args)};
+      const auto rungs = chosen_rungs(*problem, split_list(args.value("--variants")));
+      RunRequest request{exercise, args.value("--size", "workshop"), swept, rungs, seed, threads, checked_track(args)};
       refuse_unless_memory_suffices(*problem, problem->resolve(request.size, swept), memory_limit);
       requests.push_back(request);
     }
@@ -415,7 +406,7 @@ int check_for_races(const Arguments& args) {
     throw UsageError("--race runs the OpenCL rungs on Oclgrind, which is not installed (Debian: apt-get install oclgrind)");
   auto problem = make_problem(args.positional[0]);
   std::string rungs;
-  for (const auto& rung : chosen_rungs(*problem, args.value("--variants")))
+  for (const auto& rung : chosen_rungs(*problem, split_list(args.value("--variants"))))
     if (backend_of(rung) == Backend::opencl) rungs += (rungs.empty() ? "" : ",") + rung;
   if (rungs.empty()) throw UsageError("--race checks OpenCL rungs, and none is chosen in " + problem->name());
   // 64 KiB of local memory, as on most GPUs (Oclgrind's own default, 32 KiB,
@@ -555,7 +546,7 @@ int command_check(const Arguments& args) {
   auto problem = make_problem(args.positional[0]);
   const std::string size = args.value("--size", "workshop");
   const Params timed_params = problem->resolve(size, {});
-  const auto rungs = chosen_rungs(*problem, args.value("--variants"));
+  const auto rungs = chosen_rungs(*problem, split_list(args.value("--variants")));
   const auto cases = problem->check_cases();
   // Set by `ladder check --race` for the check it runs on Oclgrind.
   const char* simulated = std::getenv(kSimulatedCaseBytes);
@@ -591,7 +582,7 @@ int command_solve(const Arguments& args) {
   auto problem = make_problem(args.positional[0]);
   std::string rung = args.value("--variant");
   if (rung.empty()) throw UsageError("`ladder solve` needs --variant RUNG (e.g. --variant serial)");
-  chosen_rungs(*problem, rung);
+  chosen_rungs(*problem, {rung});  // refuses an unknown rung
   std::string output = args.value("--output");
   if (output.empty()) throw UsageError("`ladder solve` needs --output FILE.npy");
   RunOptions options = run_options(args);

@@ -14,21 +14,17 @@ namespace {
 // Best of `repetitions` event-timed runs of `copy`, in seconds.
 template <class Copy>
 double best_time(cudaStream_t stream, int repetitions, Copy copy) {
-  cudaEvent_t start, stop;
-  LADDER_CUDA_CHECK(cudaEventCreate(&start));
-  LADDER_CUDA_CHECK(cudaEventCreate(&stop));
+  CudaEvent start(CudaEvent::timed), stop(CudaEvent::timed);
   float best = 1e30f;
   for (int i = 0; i < repetitions + 1; ++i) {  // the first run warms up
-    LADDER_CUDA_CHECK(cudaEventRecord(start, stream));
+    LADDER_CUDA_CHECK(cudaEventRecord(start.get(), stream));
     copy();
-    LADDER_CUDA_CHECK(cudaEventRecord(stop, stream));
-    LADDER_CUDA_CHECK(cudaEventSynchronize(stop));
+    LADDER_CUDA_CHECK(cudaEventRecord(stop.get(), stream));
+    LADDER_CUDA_CHECK(cudaEventSynchronize(stop.get()));
     float ms = 0;
-    LADDER_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    LADDER_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     if (i > 0) best = std::min(best, ms);
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   return best * 1e-3;
 }
 
@@ -45,29 +41,30 @@ DeviceCeilings measure_cuda_ceilings(const RunOptions& options) {
   const std::size_t copy_bytes = std::size_t{512} << 20;      // well above any L2
   const std::size_t transfer_bytes = std::size_t{256} << 20;
   DeviceBuffer<std::byte> source(copy_bytes), target(copy_bytes);
-  cudaStream_t stream;
-  LADDER_CUDA_CHECK(cudaStreamCreate(&stream));
-  LADDER_CUDA_CHECK(cudaMemsetAsync(source.data(), 1, copy_bytes, stream));
-  double copy = best_time(stream, 10, [&] {
-    LADDER_CUDA_CHECK(cudaMemcpyAsync(target.data(), source.data(), copy_bytes, cudaMemcpyDeviceToDevice, stream));
+  CudaStream stream;  // after the buffers: destroyed first, it waits for its copies
+  LADDER_CUDA_CHECK(cudaMemsetAsync(source.data(), 1, copy_bytes, stream.get()));
+  double copy = best_time(stream.get(), 10, [&] {
+    LADDER_CUDA_CHECK(
+        cudaMemcpyAsync(target.data(), source.data(), copy_bytes, cudaMemcpyDeviceToDevice, stream.get()));
   });
   ceilings.copy_bytes_per_s = 2.0 * copy_bytes / copy;  // bytes read + written
 
   auto transfer_rates = [&](void* host, double& up, double& down) {
-    up = transfer_bytes / best_time(stream, 5, [&] {
-           LADDER_CUDA_CHECK(cudaMemcpyAsync(source.data(), host, transfer_bytes, cudaMemcpyHostToDevice, stream));
-         });
-    down = transfer_bytes / best_time(stream, 5, [&] {
-             LADDER_CUDA_CHECK(cudaMemcpyAsync(host, source.data(), transfer_bytes, cudaMemcpyDeviceToHost, stream));
-           });
+    up =
+        transfer_bytes / best_time(stream.get(), 5, [&] {
+          LADDER_CUDA_CHECK(cudaMemcpyAsync(source.data(), host, transfer_bytes, cudaMemcpyHostToDevice, stream.get()));
+        });
+    down =
+        transfer_bytes / best_time(stream.get(), 5, [&] {
+          LADDER_CUDA_CHECK(cudaMemcpyAsync(host, source.data(), transfer_bytes, cudaMemcpyDeviceToHost, stream.get()));
+        });
   };
-  void* pinned = nullptr;
-  LADDER_CUDA_CHECK(cudaMallocHost(&pinned, transfer_bytes));
-  transfer_rates(pinned, ceilings.host_to_device_pinned, ceilings.device_to_host_pinned);
-  LADDER_CUDA_CHECK(cudaFreeHost(pinned));
+  {
+    PinnedHostBuffer<std::byte> pinned(transfer_bytes);  // freed before the pageable buffer is allocated
+    transfer_rates(pinned.data(), ceilings.host_to_device_pinned, ceilings.device_to_host_pinned);
+  }
   std::unique_ptr<std::byte[]> pageable(new std::byte[transfer_bytes]());
   transfer_rates(pageable.get(), ceilings.host_to_device_pageable, ceilings.device_to_host_pageable);
-  LADDER_CUDA_CHECK(cudaStreamDestroy(stream));
   return ceilings;
 }
 

@@ -96,46 +96,55 @@ nlohmann::json cuda_devices() {
   return devices;
 }
 
-CudaRung::CudaRung(const RungContext& context) : pinned_(context.options.pinned) {
-  device_ = select_cuda_device(context.options);
-  LADDER_CUDA_CHECK(cudaSetDevice(device_));
+namespace {
+
+// The device the options select, made current: CudaRung calls it first of
+// all, so that its stream and events are created there.
+int use_cuda_device(const RunOptions& options) {
+  const int device = select_cuda_device(options);
+  LADDER_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
+}  // namespace
+
+CudaRung::CudaRung(const RungContext& context)
+    : device_(use_cuda_device(context.options)), pinned_(context.options.pinned) {
   LADDER_CUDA_CHECK(cudaGetDeviceProperties(&properties_, device_));
-  LADDER_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  LADDER_CUDA_CHECK(cudaEventCreate(&start_));
-  LADDER_CUDA_CHECK(cudaEventCreate(&stop_));
   if (!context.options.warm) l2_scrubber_ = DeviceBuffer<std::byte>(2 * static_cast<std::size_t>(properties_.l2CacheSize));
 }
 
 CudaRung::~CudaRung() {
-  if (stream_) cudaStreamSynchronize(stream_);
+  // No checks: destructors must not throw. Nothing may still be copying
+  // from or to a range when it is unpinned. (The derived rung's own streams
+  // have already waited, in its members' destructors.)
+  cudaStreamSynchronize(stream());
   for (void* p : registered_) cudaHostUnregister(p);
-  if (start_) cudaEventDestroy(start_);
-  if (stop_) cudaEventDestroy(stop_);
-  if (stream_) cudaStreamDestroy(stream_);
 }
 
 void CudaRung::attach_host_memory(const Arrays& inputs, Arrays& outputs) {
   if (!pinned_) return;
   // Pin the harness's own buffers in place: the copies then run at full
   // PCIe speed instead of through the driver's pageable staging buffer.
-  auto pin = [this](const Array& array) {
-    void* p = const_cast<std::byte*>(array.raw());
-    LADDER_CUDA_CHECK(cudaHostRegister(p, array.bytes() ? array.bytes() : 1, cudaHostRegisterDefault));
-    registered_.push_back(p);
-  };
-  for (const auto& [name, array] : inputs) pin(array);
-  for (const auto& [name, array] : outputs) pin(array);
+  for (const auto& [name, array] : inputs) pin({array.raw(), array.bytes()});
+  for (const auto& [name, array] : outputs) pin({array.raw(), array.bytes()});
 }
 
-void CudaRung::synchronize() { LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+void CudaRung::pin(std::span<const std::byte> host) {
+  void* p = const_cast<std::byte*>(host.data());
+  LADDER_CUDA_CHECK(cudaHostRegister(p, host.size() ? host.size() : 1, cudaHostRegisterDefault));
+  registered_.push_back(p);
+}
+
+void CudaRung::synchronize() { LADDER_CUDA_CHECK(cudaStreamSynchronize(stream())); }
 
 double CudaRung::timed_compute() {
-  LADDER_CUDA_CHECK(cudaEventRecord(start_, stream_));
+  LADDER_CUDA_CHECK(cudaEventRecord(start_.get(), stream()));
   compute();
-  LADDER_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-  LADDER_CUDA_CHECK(cudaEventSynchronize(stop_));
+  LADDER_CUDA_CHECK(cudaEventRecord(stop_.get(), stream()));
+  LADDER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
   float milliseconds = 0;
-  LADDER_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start_, stop_));
+  LADDER_CUDA_CHECK(cudaEventElapsedTime(&milliseconds, start_.get(), stop_.get()));
   return milliseconds * 1e-3;
 }
 
@@ -148,7 +157,7 @@ double CudaRung::timed_compute() {
 // repetition calls synchronize() first.
 void CudaRung::evict_caches() {
   if (l2_scrubber_.size() == 0) return;
-  LADDER_CUDA_CHECK(cudaMemsetAsync(l2_scrubber_.data(), 0, l2_scrubber_.bytes(), stream_));
+  LADDER_CUDA_CHECK(cudaMemsetAsync(l2_scrubber_.data(), 0, l2_scrubber_.bytes(), stream()));
 }
 
 }  // namespace ladder

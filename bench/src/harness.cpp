@@ -552,22 +552,23 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
   return result;
 }
 
-void refuse_unknown_rungs(const Problem& problem, const std::vector<std::string>& rungs) {
+std::vector<std::string> chosen_rungs(const Problem& problem, const std::vector<std::string>& requested) {
   const auto ladder = problem.rungs();
-  for (const auto& rung : rungs) {
+  if (requested.empty()) return ladder;
+  for (const auto& rung : requested) {
     if (std::find(ladder.begin(), ladder.end(), rung) != ladder.end()) continue;
     std::string accepted;
     for (const auto& name : ladder) accepted += (accepted.empty() ? "" : ", ") + name;
     throw UsageError("unknown rung '" + rung + "' for " + problem.name() + did_you_mean(rung, ladder) +
                      " (accepted: " + accepted + ")");
   }
+  return requested;
 }
 
 nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
   auto problem = make_problem(request.exercise);
   Params params = problem->resolve(request.size, request.overrides);
-  std::vector<std::string> rungs = request.variants.empty() ? problem->rungs() : request.variants;
-  refuse_unknown_rungs(*problem, rungs);
+  const std::vector<std::string> rungs = chosen_rungs(*problem, request.variants);
 
   int threads = 1;
 #ifdef _OPENMP

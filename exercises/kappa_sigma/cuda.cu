@@ -17,9 +17,6 @@ class CudaKappaSigma final : public CudaRung {
  public:
   explicit CudaKappaSigma(const RungContext& context)
       : CudaRung(context), kappa_(kappa_sigma::kappa_of(context.params)) {}
-  ~CudaKappaSigma() override {
-    if (h_done_) cudaFreeHost(h_done_);  // no check: destructors must not throw
-  }
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
     image_ = inputs.at("image").view<float>();
@@ -37,7 +34,7 @@ class CudaKappaSigma final : public CudaRung {
     d_counts_ = DeviceBuffer<unsigned>(2 * kClipBuckets);
     // clip_select clears the histograms after reading them: zero them once.
     LADDER_CUDA_CHECK(cudaMemsetAsync(d_counts_.data(), 0, d_counts_.bytes(), stream()));
-    LADDER_CUDA_CHECK(cudaMallocHost(&h_done_, sizeof(unsigned)));  // pinned: the flag's copy is truly async
+    h_done_ = PinnedHostBuffer<unsigned>(1);  // pinned: the flag's copy is truly async
     LADDER_CUDA_CHECK(cudaStreamSynchronize(stream()));
 #ifdef LADDER_TODO_CUDA_KERNEL  // kernels/kappa_sigma.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);
@@ -55,9 +52,9 @@ class CudaKappaSigma final : public CudaRung {
       for (std::size_t k = 0; k < kIterationsPerCheck; ++k) iterate();
       // The only copy inside the loop: has it ended? (4 bytes)
       const auto* d_done = reinterpret_cast<const std::byte*>(d_state_.data()) + offsetof(ClipState, done);
-      LADDER_CUDA_CHECK(cudaMemcpyAsync(h_done_, d_done, sizeof(unsigned), cudaMemcpyDeviceToHost, stream()));
+      LADDER_CUDA_CHECK(cudaMemcpyAsync(h_done_.data(), d_done, sizeof(unsigned), cudaMemcpyDeviceToHost, stream()));
       LADDER_CUDA_CHECK(cudaStreamSynchronize(stream()));
-      if (*h_done_) break;
+      if (*h_done_.data()) break;
     }
     clip_mask<<<blocks_, kClipThreads, 0, stream()>>>(d_image_.data(), n_, d_state_.data(), d_mask_.data(),
                                                       d_statistics_.data());
@@ -104,7 +101,7 @@ class CudaKappaSigma final : public CudaRung {
   DeviceBuffer<ClipState> d_state_;
   DeviceBuffer<double> d_partials_;
   DeviceBuffer<unsigned> d_counts_;
-  unsigned* h_done_ = nullptr;
+  PinnedHostBuffer<unsigned> h_done_;
 };
 
 }  // namespace

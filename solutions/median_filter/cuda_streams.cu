@@ -37,8 +37,6 @@ class CudaStreamsMedianFilter final : public CudaRung {
       cap_bytes_ = std::size_t(context.params.integer("device_memory_cap_mb")) << 20;
   }
 
-  ~CudaStreamsMedianFilter() override { release(); }  // no checks: destructors must not throw
-
   void prepare(const Arrays& inputs, Arrays& outputs) override {
     image_ = &inputs.at("image");
     output_ = &outputs.at("output");
@@ -78,58 +76,42 @@ class CudaStreamsMedianFilter final : public CudaRung {
     // Slice c's result, from its stream's staging buffer to the output.
     auto collect = [&](std::size_t slice) {
       Slot& slot = slots_[slice % kStreams];
-      LADDER_CUDA_CHECK(cudaStreamSynchronize(slot.stream));
-      std::memcpy(out + slice * frames_per_slice_ * frame_bytes_, slot.h_out, frames_of(slice) * frame_bytes_);
+      LADDER_CUDA_CHECK(cudaStreamSynchronize(slot.stream.get()));
+      std::memcpy(out + slice * frames_per_slice_ * frame_bytes_, slot.h_out.data(), frames_of(slice) * frame_bytes_);
     };
     for (std::size_t slice = 0; slice < slices; ++slice) {
       Slot& slot = slots_[slice % kStreams];
       if (slice >= kStreams) collect(slice - kStreams);  // the slot's previous slice is done with its buffers
       const std::size_t bytes = frames_of(slice) * frame_bytes_;
       // Staged through pinned memory: only page-locked copies run asynchronously.
-      std::memcpy(slot.h_in, in + slice * frames_per_slice_ * frame_bytes_, bytes);
-      LADDER_CUDA_CHECK(cudaMemcpyAsync(slot.d_in, slot.h_in, bytes, cudaMemcpyHostToDevice, slot.stream));
+      std::memcpy(slot.h_in.data(), in + slice * frames_per_slice_ * frame_bytes_, bytes);
+      LADDER_CUDA_CHECK(
+          cudaMemcpyAsync(slot.d_in.data(), slot.h_in.data(), bytes, cudaMemcpyHostToDevice, slot.stream.get()));
       median_filter::with_pixel_type(image_->dtype(), [&](auto tag) {
         using T = decltype(tag);
-        launch_median_filter(reinterpret_cast<const T*>(slot.d_in), reinterpret_cast<T*>(slot.d_out),
-                             frames_of(slice), int(stack_.height), int(stack_.width), settings, slot.stream);
+        launch_median_filter(reinterpret_cast<const T*>(slot.d_in.data()), reinterpret_cast<T*>(slot.d_out.data()),
+                             frames_of(slice), int(stack_.height), int(stack_.width), settings, slot.stream.get());
       });
       LADDER_CUDA_CHECK_LAUNCH();
-      LADDER_CUDA_CHECK(cudaMemcpyAsync(slot.h_out, slot.d_out, bytes, cudaMemcpyDeviceToHost, slot.stream));
+      LADDER_CUDA_CHECK(
+          cudaMemcpyAsync(slot.h_out.data(), slot.d_out.data(), bytes, cudaMemcpyDeviceToHost, slot.stream.get()));
     }
     for (std::size_t slice = slices > kStreams ? slices - kStreams : 0; slice < slices; ++slice) collect(slice);
   }
 
  private:
   struct Slot {
-    cudaStream_t stream = nullptr;
-    void* d_in = nullptr;
-    void* d_out = nullptr;
-    void* h_in = nullptr;  // pinned staging
-    void* h_out = nullptr;
+    DeviceBuffer<std::byte> d_in, d_out;
+    PinnedHostBuffer<std::byte> h_in, h_out;  // staging
+    CudaStream stream;                        // last: destroyed first, it waits for the copies that use the buffers
   };
 
-  // A device allocation that fails like cudaMalloc above the cap.
-  void* device_allocation(std::size_t bytes) {
-    if (cap_bytes_ && device_bytes_ + bytes > cap_bytes_) return nullptr;
-    void* p = nullptr;
-    const cudaError_t status = cudaMalloc(&p, bytes);
-    if (status == cudaErrorMemoryAllocation) {
-      cudaGetLastError();  // clear it: running out of memory is expected here, and handled
-      return nullptr;
-    }
-    LADDER_CUDA_CHECK(status);
-    device_bytes_ += bytes;
-    return p;
-  }
-  void* pinned_allocation(std::size_t bytes) {
-    void* p = nullptr;
-    const cudaError_t status = cudaMallocHost(&p, bytes);
-    if (status == cudaErrorMemoryAllocation) {
-      cudaGetLastError();
-      return nullptr;
-    }
-    LADDER_CUDA_CHECK(status);
-    return p;
+  // A device allocation that fails like cudaMalloc above the cap: empty.
+  DeviceBuffer<std::byte> device_allocation(std::size_t bytes) {
+    if (cap_bytes_ && device_bytes_ + bytes > cap_bytes_) return {};
+    auto buffer = DeviceBuffer<std::byte>::try_allocate(bytes);
+    if (buffer.data()) device_bytes_ += bytes;
+    return buffer;
   }
 
   // Every slot's buffers for slices of `frames` frames; false (with nothing
@@ -137,12 +119,11 @@ class CudaStreamsMedianFilter final : public CudaRung {
   bool allocate(std::size_t frames) {
     const std::size_t bytes = frames * frame_bytes_;
     for (Slot& slot : slots_) {
-      if (!slot.stream) LADDER_CUDA_CHECK(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking));
       slot.d_in = device_allocation(bytes);
-      slot.d_out = slot.d_in ? device_allocation(bytes) : nullptr;
-      slot.h_in = slot.d_out ? pinned_allocation(bytes) : nullptr;
-      slot.h_out = slot.h_in ? pinned_allocation(bytes) : nullptr;
-      if (!slot.h_out) {
+      if (slot.d_in.data()) slot.d_out = device_allocation(bytes);
+      if (slot.d_out.data()) slot.h_in = PinnedHostBuffer<std::byte>::try_allocate(bytes);
+      if (slot.h_in.data()) slot.h_out = PinnedHostBuffer<std::byte>::try_allocate(bytes);
+      if (!slot.h_out.data()) {
         free_buffers();
         return false;
       }
@@ -152,21 +133,12 @@ class CudaStreamsMedianFilter final : public CudaRung {
 
   void free_buffers() {
     for (Slot& slot : slots_) {
-      if (slot.d_in) cudaFree(slot.d_in);
-      if (slot.d_out) cudaFree(slot.d_out);
-      if (slot.h_in) cudaFreeHost(slot.h_in);
-      if (slot.h_out) cudaFreeHost(slot.h_out);
-      slot.d_in = slot.d_out = slot.h_in = slot.h_out = nullptr;
+      slot.d_in = {};
+      slot.d_out = {};
+      slot.h_in = {};
+      slot.h_out = {};
     }
     device_bytes_ = 0;
-  }
-
-  void release() {
-    for (Slot& slot : slots_)
-      if (slot.stream) cudaStreamSynchronize(slot.stream);
-    free_buffers();
-    for (Slot& slot : slots_)
-      if (slot.stream) cudaStreamDestroy(slot.stream), slot.stream = nullptr;
   }
 
   median_filter::Settings settings_;

@@ -29,20 +29,6 @@ class CudaStreamsSpotFinding final : public CudaRung {
   explicit CudaStreamsSpotFinding(const RungContext& context)
       : CudaRung(context), settings_(spot_finding::settings_of(context.params)) {}
 
-  ~CudaStreamsSpotFinding() override {
-    // No checks: destructors must not throw. Nothing may still be copying
-    // from or to the host ranges when they are unpinned.
-    for (cudaStream_t s : streams_) {
-      if (!s) continue;
-      cudaStreamSynchronize(s);
-      cudaStreamDestroy(s);
-    }
-    for (cudaEvent_t e : done_)
-      if (e) cudaEventDestroy(e);
-    if (begin_) cudaEventDestroy(begin_);
-    for (void* p : registered_) cudaHostUnregister(p);
-  }
-
   void prepare(const Arrays& inputs, Arrays& outputs) override {
     image_ = inputs.at("image").view<std::uint16_t>();
     mask_ = inputs.at("mask").view<std::uint8_t>();
@@ -51,16 +37,12 @@ class CudaStreamsSpotFinding final : public CudaRung {
     d_image_ = DeviceBuffer<std::uint16_t>(image_.size());
     d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
     d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
+    // Under --pinned the harness has pinned them already (attach_host_memory).
     if (!CudaRung::uses_pinned_memory()) {
-      pin(image_.data(), image_.size_bytes());
-      pin(mask_.data(), mask_.size_bytes());
-      pin(signal_.data(), signal_.size_bytes());
+      pin(std::as_bytes(image_));
+      pin(std::as_bytes(mask_));
+      pin(std::as_bytes(signal_));
     }
-    for (int s = 0; s < kStreams; ++s) {
-      LADDER_CUDA_CHECK(cudaStreamCreateWithFlags(&streams_[s], cudaStreamNonBlocking));
-      LADDER_CUDA_CHECK(cudaEventCreateWithFlags(&done_[s], cudaEventDisableTiming));
-    }
-    LADDER_CUDA_CHECK(cudaEventCreateWithFlags(&begin_, cudaEventDisableTiming));
     frames_per_chunk_ = std::max<std::size_t>(1, kChunkInputBytes / (3 * stack_.frame_pixels()));
     tiles_ = dim3(ceil_div(unsigned(stack_.width), kTileWidth),
                   ceil_div(unsigned(stack_.height), kTileHeight));
@@ -72,11 +54,11 @@ class CudaStreamsSpotFinding final : public CudaRung {
   void compute() override {
     // The worker streams start after whatever the rung's stream holds (the
     // harness's start event) and the rung's stream ends after all of them.
-    LADDER_CUDA_CHECK(cudaEventRecord(begin_, stream()));
-    for (cudaStream_t s : streams_) LADDER_CUDA_CHECK(cudaStreamWaitEvent(s, begin_, 0));
+    LADDER_CUDA_CHECK(cudaEventRecord(begin_.get(), stream()));
+    for (const Lane& lane : lanes_) LADDER_CUDA_CHECK(cudaStreamWaitEvent(lane.stream.get(), begin_.get(), 0));
     const std::size_t n = stack_.frame_pixels();
     for (std::size_t first = 0, chunk = 0; first < stack_.frames; first += frames_per_chunk_, ++chunk) {
-      cudaStream_t s = streams_[chunk % kStreams];
+      cudaStream_t s = lanes_[chunk % kStreams].stream.get();
       const std::size_t frames = std::min(frames_per_chunk_, stack_.frames - first);
       const std::size_t at = first * n, count = frames * n;
       LADDER_CUDA_CHECK(cudaMemcpyAsync(d_image_.data() + at, image_.data() + at, count * sizeof(std::uint16_t),
@@ -88,20 +70,20 @@ class CudaStreamsSpotFinding final : public CudaRung {
       LADDER_CUDA_CHECK_LAUNCH();
       LADDER_CUDA_CHECK(cudaMemcpyAsync(signal_.data() + at, d_signal_.data() + at, count, cudaMemcpyDeviceToHost, s));
     }
-    for (int s = 0; s < kStreams; ++s) {
-      LADDER_CUDA_CHECK(cudaEventRecord(done_[s], streams_[s]));
-      LADDER_CUDA_CHECK(cudaStreamWaitEvent(stream(), done_[s], 0));
+    for (const Lane& lane : lanes_) {
+      LADDER_CUDA_CHECK(cudaEventRecord(lane.done.get(), lane.stream.get()));
+      LADDER_CUDA_CHECK(cudaStreamWaitEvent(stream(), lane.done.get(), 0));
     }
   }
 
   bool uses_pinned_memory() const override { return true; }
 
  private:
-  void pin(const void* p, std::size_t bytes) {
-    void* address = const_cast<void*>(p);
-    LADDER_CUDA_CHECK(cudaHostRegister(address, bytes ? bytes : 1, cudaHostRegisterDefault));
-    registered_.push_back(address);
-  }
+  // A worker stream and the event that marks the end of its work.
+  struct Lane {
+    CudaStream stream;
+    CudaEvent done{CudaEvent::untimed};
+  };
 
   Settings settings_;
   std::span<const std::uint16_t> image_;
@@ -111,10 +93,8 @@ class CudaStreamsSpotFinding final : public CudaRung {
   DeviceBuffer<std::uint16_t> d_image_;
   DeviceBuffer<std::uint8_t> d_mask_;
   DeviceBuffer<std::uint8_t> d_signal_;
-  std::array<cudaStream_t, kStreams> streams_{};
-  std::array<cudaEvent_t, kStreams> done_{};
-  cudaEvent_t begin_ = nullptr;
-  std::vector<void*> registered_;  // host ranges this rung pinned
+  std::array<Lane, kStreams> lanes_;  // after the buffers: destroying a stream waits for its copies
+  CudaEvent begin_{CudaEvent::untimed};
   std::size_t frames_per_chunk_ = 1;
   dim3 tiles_;
   std::size_t shared_bytes_ = 0;

@@ -1,12 +1,16 @@
 #pragma once
-// CUDA support for rungs: one checked-call macro, an owning device buffer,
-// and CudaRung, the base class that times compute with CUDA events on the
-// rung's own stream. Include from .cu files only.
+// CUDA support for rungs: one checked-call macro, owning device buffers,
+// pinned host buffers, streams and events, and CudaRung, the base class
+// that times compute with CUDA events on the rung's own stream. Include
+// from .cu files only.
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "ladder/registry.hpp"
@@ -30,22 +34,47 @@ void cuda_check(cudaError_t status, const char* call, const char* file, int line
 // The device the options (or LADDER_CUDA_DEVICE) select; UsageError if absent.
 int select_cuda_device(const RunOptions& options);
 
-// An owning array on the device (cudaMalloc / cudaFree).
-template <class T>
-class DeviceBuffer {
+// Owning CUDA resources, move-only. Each is released without a check when
+// it is destroyed: destructors must not throw, and one that runs while an
+// exception unwinds must not replace it.
+
+enum class Memory { device, pinned_host };
+
+// An owning array of `count` T: on the device (cudaMalloc / cudaFree), or
+// in page-locked host memory (cudaMallocHost / cudaFreeHost), which copies
+// can run from asynchronously. Default-constructed: empty.
+template <class T, Memory kind>
+class CudaBuffer {
  public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    LADDER_CUDA_CHECK(cudaMalloc(&data_, (count ? count : 1) * sizeof(T)));
+  CudaBuffer() = default;
+  explicit CudaBuffer(std::size_t count) : count_(count) { LADDER_CUDA_CHECK(allocate(&data_, count)); }
+  // An empty buffer instead of an error where the memory is not there
+  // (cudaErrorMemoryAllocation, cleared: the caller handles it); any other
+  // error throws.
+  static CudaBuffer try_allocate(std::size_t count) {
+    CudaBuffer buffer;
+    const cudaError_t status = allocate(&buffer.data_, count);
+    if (status == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      buffer.data_ = nullptr;
+      return buffer;
+    }
+    LADDER_CUDA_CHECK(status);
+    buffer.count_ = count;
+    return buffer;
   }
-  ~DeviceBuffer() {
-    if (data_) cudaFree(data_);  // no check: destructors must not throw
+  ~CudaBuffer() {
+    if (!data_) return;
+    if constexpr (kind == Memory::device)
+      cudaFree(data_);
+    else
+      cudaFreeHost(data_);
   }
-  DeviceBuffer(DeviceBuffer&& other) noexcept : data_(other.data_), count_(other.count_) {
+  CudaBuffer(CudaBuffer&& other) noexcept : data_(other.data_), count_(other.count_) {
     other.data_ = nullptr;
     other.count_ = 0;
   }
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+  CudaBuffer& operator=(CudaBuffer&& other) noexcept {
     std::swap(data_, other.data_);
     std::swap(count_, other.count_);
     return *this;
@@ -55,8 +84,63 @@ class DeviceBuffer {
   std::size_t bytes() const { return count_ * sizeof(T); }
 
  private:
+  static cudaError_t allocate(T** data, std::size_t count) {
+    const std::size_t bytes = (count ? count : 1) * sizeof(T);
+    if constexpr (kind == Memory::device)
+      return cudaMalloc(data, bytes);
+    else
+      return cudaMallocHost(data, bytes);
+  }
+
   T* data_ = nullptr;
   std::size_t count_ = 0;
+};
+template <class T>
+using DeviceBuffer = CudaBuffer<T, Memory::device>;
+template <class T>
+using PinnedHostBuffer = CudaBuffer<T, Memory::pinned_host>;
+
+// A stream that does not wait for the legacy default stream
+// (cudaStreamNonBlocking), created on the current device. Destroying it
+// first waits for the work queued on it, so that the buffers that work uses
+// may be freed after it: declare a stream after its buffers.
+class CudaStream {
+ public:
+  CudaStream() {
+    cudaStream_t stream = nullptr;
+    LADDER_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    stream_.reset(stream);
+  }
+  cudaStream_t get() const { return stream_.get(); }
+
+ private:
+  struct WaitAndDestroy {
+    void operator()(cudaStream_t stream) const {
+      cudaStreamSynchronize(stream);
+      cudaStreamDestroy(stream);
+    }
+  };
+  std::unique_ptr<std::remove_pointer_t<cudaStream_t>, WaitAndDestroy> stream_;  // a handle is a pointer
+};
+
+// An event, created on the current device. `untimed` events
+// (cudaEventDisableTiming) only order streams and are cheaper to record
+// and wait for; `timed` ones also give cudaEventElapsedTime.
+class CudaEvent {
+ public:
+  enum Timing { timed, untimed };
+  explicit CudaEvent(Timing timing) {
+    cudaEvent_t event = nullptr;
+    LADDER_CUDA_CHECK(cudaEventCreateWithFlags(&event, timing == timed ? cudaEventDefault : cudaEventDisableTiming));
+    event_.reset(event);
+  }
+  cudaEvent_t get() const { return event_.get(); }
+
+ private:
+  struct Destroy {
+    void operator()(cudaEvent_t event) const { cudaEventDestroy(event); }
+  };
+  std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, Destroy> event_;
 };
 
 class CudaRung : public Rung {
@@ -75,17 +159,23 @@ class CudaRung : public Rung {
   bool uses_pinned_memory() const override { return pinned_; }
 
  protected:
-  cudaStream_t stream() const { return stream_; }
+  cudaStream_t stream() const { return stream_.get(); }
+
+  // Page-locks `host` in place (cudaHostRegister) until the rung is
+  // destroyed, so that copies from and to it run asynchronously, at full
+  // PCIe speed. The memory must outlive the rung; CUDA refuses to pin a
+  // range twice (under --pinned the harness's arrays already are).
+  void pin(std::span<const std::byte> host);
   const cudaDeviceProp& properties() const { return properties_; }
 
   // Asynchronous copies on the rung's stream.
   template <class T>
   void copy_to_device(DeviceBuffer<T>& device, std::span<const T> host) {
-    LADDER_CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice, stream_));
+    LADDER_CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data(), host.size_bytes(), cudaMemcpyHostToDevice, stream()));
   }
   template <class T>
   void copy_to_host(std::span<T> host, const DeviceBuffer<T>& device) {
-    LADDER_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.data(), host.size_bytes(), cudaMemcpyDeviceToHost, stream_));
+    LADDER_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.data(), host.size_bytes(), cudaMemcpyDeviceToHost, stream()));
   }
 
   // Blocks of `threads` that fit on the whole device at once: the grid of a
@@ -101,11 +191,11 @@ class CudaRung : public Rung {
   }
 
  private:
-  int device_ = 0;
+  int device_ = 0;  // made current before the stream and events below are created on it
   cudaDeviceProp properties_{};
-  cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr;
-  cudaEvent_t stop_ = nullptr;
+  CudaStream stream_;
+  CudaEvent start_{CudaEvent::timed};
+  CudaEvent stop_{CudaEvent::timed};
   DeviceBuffer<std::byte> l2_scrubber_;  // written before each timed repetition
   bool pinned_ = false;
   std::vector<void*> registered_;  // host ranges pinned with cudaHostRegister

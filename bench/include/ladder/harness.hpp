@@ -139,9 +139,10 @@ struct RunRequest {
   std::string track = "solutions";  // or "exercises": the participant's rungs
 };
 
-// UsageError naming the first of `rungs` that is not on the problem's
-// ladder, the nearest accepted name and every accepted one.
-void refuse_unknown_rungs(const Problem& problem, const std::vector<std::string>& rungs);
+// The rungs a command runs: `requested`, or the problem's whole ladder where
+// it is empty. UsageError naming the first requested rung that is not on
+// the ladder, the nearest accepted name and every accepted one.
+std::vector<std::string> chosen_rungs(const Problem& problem, const std::vector<std::string>& requested);
 
 // One rung's outcome in a run, as run_rung() finds it step by step;
 // to_json() writes it as the rung's row of the results JSON
