@@ -118,7 +118,7 @@ int command_list(const Arguments& args) {
   for (const auto& name : exercise_names()) {
     auto problem = make_problem(name);
     nlohmann::ordered_json rungs = nlohmann::ordered_json::array();
-    for (const auto& rung : problem->rungs()) {
+    for (const auto& rung : ladder_rungs(*problem)) {
       const RungEntry* entry = find_rung(name, rung);
       Backend backend = entry ? entry->backend : backend_of(rung);
       Availability availability = entry ? backend_availability(backend, options)

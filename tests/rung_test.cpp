@@ -8,7 +8,7 @@ void PrintTo(const RungCase& rung, std::ostream* out) { *out << rung.rung << (ru
 
 std::vector<RungCase> rung_cases(const std::string& exercise) {
   std::vector<RungCase> cases;
-  for (const std::string& rung : make_problem(exercise)->rungs()) {
+  for (const std::string& rung : ladder_rungs(*make_problem(exercise))) {
     cases.push_back({rung});
     if (backend_of(rung) == Backend::cuda) cases.push_back({rung, true});
   }

@@ -552,8 +552,15 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
   return result;
 }
 
+std::vector<std::string> ladder_rungs(const Problem& problem) {
+  std::vector<std::string> ladder = problem.rungs();
+  for (const auto& rung : registered_rungs(problem.name()))
+    if (std::find(ladder.begin(), ladder.end(), rung) == ladder.end()) ladder.push_back(rung);
+  return ladder;
+}
+
 std::vector<std::string> chosen_rungs(const Problem& problem, const std::vector<std::string>& requested) {
-  const auto ladder = problem.rungs();
+  const auto ladder = ladder_rungs(problem);
   if (requested.empty()) return ladder;
   for (const auto& rung : requested) {
     if (std::find(ladder.begin(), ladder.end(), rung) != ladder.end()) continue;

@@ -139,6 +139,11 @@ struct RunRequest {
   std::string track = "solutions";  // or "exercises": the participant's rungs
 };
 
+// The problem's ladder: its rungs() in their order (the ladder a reader
+// climbs), then any rung registered for it that rungs() does not name, so
+// that a rung is listed, checked, timed and tested by being registered.
+std::vector<std::string> ladder_rungs(const Problem& problem);
+
 // The rungs a command runs: `requested`, or the problem's whole ladder where
 // it is empty. UsageError naming the first requested rung that is not on
 // the ladder, the nearest accepted name and every accepted one.
