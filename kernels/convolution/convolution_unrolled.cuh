@@ -41,10 +41,16 @@ __host__ __device__ constexpr int unrolled_column_stride(int rows) {
   return rows + 3 + (12 - (rows + 3) % 8) % 8;
 }
 
-template <int R>
+// kColumns: the kernel's width where it is compiled in too (square odd
+// kernels up to 15 × 15, one pass: then the loop over the weight columns
+// unrolls as well, and each weight's place in constant memory is a
+// constant); 0 where it comes at run time.
+template <int R, int kColumns>
 __global__ void __launch_bounds__(kUnrolledThreads)
-    convolve_unrolled(const float* __restrict__ image, int height, int width, int rows, int columns, int passes,
-                      float* __restrict__ output, int out_height, int out_width) {
+    convolve_unrolled(const float* __restrict__ image, int height, int width, int rows, int run_time_columns,
+                      int run_time_passes, float* __restrict__ output, int out_height, int out_width) {
+  const int columns = kColumns > 0 ? kColumns : run_time_columns;
+  const int passes = kColumns > 0 ? 1 : run_time_passes;
   constexpr int kPixels = (kUnrolledStrip + R - 1 + 3) / 4 * 4;  // whole float4s
   extern __shared__ float4 tile4[];                               // 16-byte aligned
   float* tile = reinterpret_cast<float*>(tile4);
@@ -64,6 +70,7 @@ __global__ void __launch_bounds__(kUnrolledThreads)
   float sum[kUnrolledStrip] = {};
   const float* strip = tile + threadIdx.x * stride + threadIdx.y * kUnrolledStrip;  // this thread's first pixel
   for (int pass = 0; pass < passes; ++pass)
+#pragma unroll(kColumns > 0 ? kColumns : 1)
     for (int b = 0; b < columns; ++b) {
       const float* weights = unrolled_weights + (pass * columns + b) * R;
       const float* column = strip + b * stride + pass * R;  // 16-byte aligned: R is 16 when passes > 1

@@ -18,18 +18,29 @@ using Kernel = void (*)(const float*, int, int, int, int, int, float*, int, int)
 
 // The kernel compiled for R weight rows a pass: the kernel's height rounded
 // up to an odd number when it takes one pass, 16 when it takes several
-// (each instantiation is a separate kernel in the binary).
-Kernel kernel_for(int rows_per_pass) {
+// (each instantiation is a separate kernel in the binary). Square odd
+// kernels up to 15 × 15 get their width compiled in too.
+Kernel kernel_for(int rows_per_pass, int rows, int columns) {
+  if (rows == columns && rows == rows_per_pass) switch (rows) {
+      case 1: return convolve_unrolled<1, 1>;
+      case 3: return convolve_unrolled<3, 3>;
+      case 5: return convolve_unrolled<5, 5>;
+      case 7: return convolve_unrolled<7, 7>;
+      case 9: return convolve_unrolled<9, 9>;
+      case 11: return convolve_unrolled<11, 11>;
+      case 13: return convolve_unrolled<13, 13>;
+      case 15: return convolve_unrolled<15, 15>;
+    }
   switch (rows_per_pass) {
-    case 1: return convolve_unrolled<1>;
-    case 3: return convolve_unrolled<3>;
-    case 5: return convolve_unrolled<5>;
-    case 7: return convolve_unrolled<7>;
-    case 9: return convolve_unrolled<9>;
-    case 11: return convolve_unrolled<11>;
-    case 13: return convolve_unrolled<13>;
-    case 15: return convolve_unrolled<15>;
-    default: return convolve_unrolled<16>;
+    case 1: return convolve_unrolled<1, 0>;
+    case 3: return convolve_unrolled<3, 0>;
+    case 5: return convolve_unrolled<5, 0>;
+    case 7: return convolve_unrolled<7, 0>;
+    case 9: return convolve_unrolled<9, 0>;
+    case 11: return convolve_unrolled<11, 0>;
+    case 13: return convolve_unrolled<13, 0>;
+    case 15: return convolve_unrolled<15, 0>;
+    default: return convolve_unrolled<16, 0>;
   }
 }
 
@@ -69,7 +80,7 @@ class CudaUnrolledConvolution final : public CudaRung {
                         " kernel needs a " + std::to_string(shared_bytes_ / 1024) + " KiB shared-memory tile, more than the " +
                         std::to_string(properties().sharedMemPerBlockOptin / 1024) +
                         " KiB a block may have on this GPU; the cuda_fft rung takes any kernel size");
-    convolve_ = kernel_for(rows_per_pass);
+    convolve_ = kernel_for(rows_per_pass, rows_, columns_);
     LADDER_CUDA_CHECK(
         cudaFuncSetAttribute(convolve_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
 
