@@ -63,7 +63,15 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
 };
 
 // One batch of `repetitions` samples, with Google Benchmark as the loop
-// (its manual-time mode: the sample says how long it took).
+// (its manual-time mode: the sample says how long it took). Google
+// Benchmark is only the loop here, on purpose: its own repetitions and
+// statistics work per registered benchmark and know nothing of what this
+// harness needs between samples (an L2 eviction that the timed region must
+// not contain, a host clock for one figure and device events for another,
+// the nvbench-style rule of more batches while the median's interval is
+// wide, a time budget per rung), so measure() decides how many samples a
+// figure gets and summarise() computes the statistics, and Google
+// Benchmark's record of each batch is kept in the results as it reports it.
 void run_batch(const std::string& name, long repetitions, const std::function<double()>& sample,
                std::vector<double>& samples, nlohmann::json& gb_runs) {
   std::string error;
