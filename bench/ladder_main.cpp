@@ -121,8 +121,7 @@ int command_list(const Arguments& args) {
     for (const auto& rung : ladder_rungs(*problem)) {
       const RungEntry* entry = find_rung(name, rung);
       Backend backend = entry ? entry->backend : backend_of(rung);
-      Availability availability = entry ? backend_availability(backend, options)
-                                         : Availability{false, "not built in this build"};
+      Availability availability = rung_availability(name, rung, kSolutionsTrack, options);
       rungs.push_back({{"name", rung}, {"backend", backend_name(backend)}, {"built", entry != nullptr},
                        {"runs_here", availability.available}, {"reason", availability.reason}});
     }
@@ -455,13 +454,7 @@ CheckVerdict check_rung(const Problem& problem, const std::string& rung, const s
   // A solution's extra rung (cuda_fft, opencl_trial, ...) is not part of the exercise.
   if (!entry && track == kExercisesTrack && find_rung(problem.name(), rung, kSolutionsTrack))
     return {CheckVerdict::no_skeleton, "no skeleton (a solution rung only, not part of the exercise)"};
-  // Without an entry: the backend is not built here (say so, as `ladder list`
-  // does), or the exercise has no skeleton for this rung.
-  const Availability backend_here = backend_availability(entry ? entry->backend : backend_of(rung), options);
-  const Availability availability = entry ? backend_here
-                                    : !backend_here.available  ? backend_here
-                                    : track == kExercisesTrack ? Availability{false, "no skeleton for it in exercises/"}
-                                                               : Availability{false, "not built in this build"};
+  const Availability availability = rung_availability(problem.name(), rung, track, options);
   if (!availability.available) return {CheckVerdict::skipped, "skipped (" + availability.reason + ")"};
 
   std::size_t skipped_cases = 0, unsimulated_cases = 0;
@@ -627,7 +620,9 @@ int command_solve(const Arguments& args) {
   }
 
   const RungEntry* entry = find_rung(problem->name(), rung);
-  if (entry == nullptr) throw UsageError("rung " + rung + " of " + problem->name() + " is not built in this build");
+  if (entry == nullptr)  // a usage error: this build cannot have it (a missing device is run_once's device error)
+    throw UsageError("rung " + rung + " of " + problem->name() + " cannot run here: " +
+                     rung_availability(problem->name(), rung, kSolutionsTrack, options).reason);
   Arrays outputs = run_once(*entry, inputs, params, options, *problem);
   problem->save(output, outputs, inputs, params);
   return 0;

@@ -306,9 +306,9 @@ void poison(Arrays& outputs) {
 
 Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& params, const RunOptions& options,
                 const Problem& problem) {
-  Availability availability = backend_availability(entry.backend, options);
+  Availability availability = rung_availability(entry.exercise, entry.rung, entry.track, options);
   if (!availability.available)
-    throw DeviceError("rung " + entry.rung + " cannot run here: " + availability.reason);
+    throw DeviceError("rung " + entry.rung + " of " + entry.exercise + " cannot run here: " + availability.reason);
   Arrays outputs = problem.allocate_outputs(inputs, params);
   poison(outputs);
   auto rung = entry.make({params, options, entry.track});
@@ -347,19 +347,14 @@ RungResult stopped(RungResult result, RungStatus status, std::string reason) {
   return result;
 }
 
-// A rung on the exercise's ladder that this build or track does not have;
-// skipped instead where its device is missing here, built or not.
-RungResult not_built(RungResult result, const std::string& track, const RunOptions& options) {
-  const Backend backend = result.backend;
-  std::string reason = track != kSolutionsTrack ? "no such rung in the " + track + " track"
-                       : backend == Backend::host
-                           ? "no such rung in this build"
-                           : "not built: this build has no " + backend_name(backend) + " backend";
-  if (backend != Backend::host) {
-    Availability availability = backend_availability(backend, options);
-    if (!availability.available) return stopped(std::move(result), RungStatus::skipped, availability.reason);
-  }
-  return stopped(std::move(result), RungStatus::not_implemented, std::move(reason));
+// A rung on the exercise's ladder that this build or track does not have:
+// skipped where its backend is missing here, not implemented otherwise.
+RungResult not_built(RungResult result, const std::string& exercise, const std::string& track,
+                     const RunOptions& options) {
+  const bool backend_here = backend_availability(result.backend, options).available;
+  std::string reason = rung_availability(exercise, result.rung, track, options).reason;
+  return stopped(std::move(result), backend_here ? RungStatus::not_implemented : RungStatus::skipped,
+                 std::move(reason));
 }
 
 // Why a built rung is not run here: its device is missing, or one run is
@@ -524,7 +519,7 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
   RungResult result;
   result.rung = rung_name;
   result.backend = entry ? entry->backend : backend_of(rung_name);
-  if (entry == nullptr) return not_built(std::move(result), track, options_);
+  if (entry == nullptr) return not_built(std::move(result), problem.name(), track, options_);
   if (auto why = why_skipped(problem, result, params, options_, policy_))
     return stopped(std::move(result), RungStatus::skipped, *why);
 

@@ -100,4 +100,12 @@ Availability backend_availability(Backend backend, const RunOptions& options) {
   return {false, "unknown backend"};
 }
 
+Availability rung_availability(const std::string& exercise, const std::string& rung, const std::string& track,
+                               const RunOptions& options) {
+  const RungEntry* entry = find_rung(exercise, rung, track);
+  Availability backend = backend_availability(entry ? entry->backend : backend_of(rung), options);
+  if (!backend.available || entry) return backend;
+  return {false, track == kExercisesTrack ? "no skeleton for it in exercises/" : "not built in this build"};
+}
+
 }  // namespace ladder

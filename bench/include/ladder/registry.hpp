@@ -57,6 +57,14 @@ struct Availability {
 // options name a device that is not there.
 Availability backend_availability(Backend backend, const RunOptions& options);
 
+// Can this rung of the exercise run here, and if not, why: the one wording
+// that list, check, run and solve all give. Its backend is not built or has
+// no device here (backend_availability's reason), or the backend is here
+// and the track has no such rung ("no skeleton for it in exercises/", "not
+// built in this build").
+Availability rung_availability(const std::string& exercise, const std::string& rung, const std::string& track,
+                               const RunOptions& options);
+
 namespace detail {
 struct Registrar {
   explicit Registrar(std::function<void()> action) { action(); }
