@@ -79,12 +79,25 @@ with tempfile.TemporaryDirectory() as directory:
         check(run.returncode == 1 and f"{exercise}/{rung} {figure} {factor:.2f}x slower" in run.stdout,
               "compare tells the run from a copy with one figure made slower", run.stdout + run.stderr)
 
-    # A rerun of the same command on the same machine agrees with the reference.
-    run = subprocess.run([ladder, "reproduce", str(reference), "--out", str(d / "rerun")],
-                         capture_output=True, text=True)
-    check(run.returncode == 0 and "the runs agree" in run.stdout, "a rerun on this machine reproduces the run",
-          run.stdout[-3000:] + run.stderr[-2000:])
-    check((d / "rerun" / "reference.json").is_file(), "the rerun's results are kept where --out says")
+    # A rerun of the same command on the same machine agrees with the reference. Up to three
+    # reruns: a CI virtual machine's own speed moves between minutes (its machine probe has read
+    # 15-19 % within one run, and one CI rerun of a single-threaded host rung came out 13 % faster,
+    # every other figure the same), which a rerun taken a little later does not repeat; a rerun
+    # that differs for a reason of the suite's (another command line, inputs or rungs) differs
+    # every time.
+    attempts = []
+    for attempt in range(1, 4):
+        out = d / f"rerun-{attempt}"
+        run = subprocess.run([ladder, "reproduce", str(reference), "--out", str(out)], capture_output=True, text=True)
+        attempts.append(run)
+        if run.returncode == 0 and "the runs agree" in run.stdout:
+            break
+    check(run.returncode == 0 and "the runs agree" in run.stdout,
+          f"a rerun on this machine reproduces the run (in {len(attempts)} of 3 tries)",
+          "\n".join(r.stdout[-3000:] + r.stderr[-2000:] for r in attempts))
+    if len(attempts) > 1:
+        print(f"note: the rerun agreed at try {len(attempts)}; before it:\n" + attempts[0].stdout[-1500:])
+    check((out / "reference.json").is_file(), "the rerun's results are kept where --out says")
 
     run = subprocess.run([ladder, "reproduce", str(d / "no-such-run")], capture_output=True, text=True)
     check(run.returncode == 2 and "no such file or folder" in run.stderr, "a missing run is refused", run.stderr)
