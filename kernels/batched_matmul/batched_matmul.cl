@@ -1,6 +1,7 @@
-// batched_matmul's OpenCL kernels, the three ideas of the CUDA kernels
-// (batched_matmul.cuh); the opencl rung picks by the size of c[q], as the
-// cuda rung does.
+// batched_matmul's OpenCL kernels, three ideas for three kinds of shape;
+// the opencl rung picks by the size of c[q]. The cuda rung goes one step
+// further for pairs of 64 outputs or more: whole pairs packed into a block,
+// copied with cp.async (batched_matmul.cuh).
 //
 // batched_matmul: one work-item per element of c, as the slides'
 // @guvectorize core function applied to every (i, j) of every pair. Element e of c is (q, i, j) with e = (q m + i) p + j; the work-items

@@ -1,4 +1,4 @@
-// opencl: the cuda rung's three kernels in OpenCL (kernels/batched_matmul/
+// opencl: three kernels, one per kind of shape (kernels/batched_matmul/
 // batched_matmul.cl): one work-item per element of c for tiny pairs, the
 // whole batch in one NDRange; a work-group per pair with both matrices in
 // local memory once a pair has 64 outputs or more; and each work-item a
