@@ -21,7 +21,7 @@ namespace {
 
 using spot_finding::Settings;
 
-constexpr int kStreams = 4;
+constexpr std::size_t kStreams = 4;
 constexpr std::size_t kChunkInputBytes = 4 << 20;  // ~2 frames of 512 × 1028: many chunks, each copy long enough
 
 class CudaStreamsSpotFinding final : public CudaRung {
@@ -52,13 +52,10 @@ class CudaStreamsSpotFinding final : public CudaRung {
   }
 
   void compute() override {
-    // The worker streams start after whatever the rung's stream holds (the
-    // harness's start event) and the rung's stream ends after all of them.
-    LADDER_CUDA_CHECK(cudaEventRecord(begin_.get(), stream()));
-    for (const Lane& lane : lanes_) LADDER_CUDA_CHECK(cudaStreamWaitEvent(lane.stream.get(), begin_.get(), 0));
+    lanes_.fork(stream());
     const std::size_t n = stack_.frame_pixels();
     for (std::size_t first = 0, chunk = 0; first < stack_.frames; first += frames_per_chunk_, ++chunk) {
-      cudaStream_t s = lanes_[chunk % kStreams].stream.get();
+      cudaStream_t s = lanes_[chunk];
       const std::size_t frames = std::min(frames_per_chunk_, stack_.frames - first);
       const std::size_t at = first * n, count = frames * n;
       LADDER_CUDA_CHECK(cudaMemcpyAsync(d_image_.data() + at, image_.data() + at, count * sizeof(std::uint16_t),
@@ -70,21 +67,12 @@ class CudaStreamsSpotFinding final : public CudaRung {
       LADDER_CUDA_CHECK_LAUNCH();
       LADDER_CUDA_CHECK(cudaMemcpyAsync(signal_.data() + at, d_signal_.data() + at, count, cudaMemcpyDeviceToHost, s));
     }
-    for (const Lane& lane : lanes_) {
-      LADDER_CUDA_CHECK(cudaEventRecord(lane.done.get(), lane.stream.get()));
-      LADDER_CUDA_CHECK(cudaStreamWaitEvent(stream(), lane.done.get(), 0));
-    }
+    lanes_.join(stream());
   }
 
   bool uses_pinned_memory() const override { return true; }
 
  private:
-  // A worker stream and the event that marks the end of its work.
-  struct Lane {
-    CudaStream stream;
-    CudaEvent done{CudaEvent::untimed};
-  };
-
   Settings settings_;
   std::span<const std::uint16_t> image_;
   std::span<const std::uint8_t> mask_;
@@ -93,8 +81,7 @@ class CudaStreamsSpotFinding final : public CudaRung {
   DeviceBuffer<std::uint16_t> d_image_;
   DeviceBuffer<std::uint8_t> d_mask_;
   DeviceBuffer<std::uint8_t> d_signal_;
-  std::array<Lane, kStreams> lanes_;  // after the buffers: destroying a stream waits for its copies
-  CudaEvent begin_{CudaEvent::untimed};
+  StreamLanes<kStreams> lanes_;  // after the buffers: destroying a stream waits for its copies
   std::size_t frames_per_chunk_ = 1;
   dim3 tiles_;
   std::size_t shared_bytes_ = 0;

@@ -5,6 +5,7 @@
 // from .cu files only.
 #include <cuda_runtime.h>
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -141,6 +142,36 @@ class CudaEvent {
     void operator()(cudaEvent_t event) const { cudaEventDestroy(event); }
   };
   std::unique_ptr<std::remove_pointer_t<cudaEvent_t>, Destroy> event_;
+};
+
+// Worker streams for a rung that overlaps copies and kernels: fork() makes
+// them start after whatever the parent stream holds (the harness's start
+// event), work is dealt to them round-robin (lanes[i] is lane i mod N), and
+// join() makes the parent wait for all of them, so that the harness's
+// events on the parent stream time the whole pipeline. Declare the lanes
+// after the buffers their work uses: destroying a stream waits for it.
+template <std::size_t N>
+class StreamLanes {
+ public:
+  void fork(cudaStream_t parent) {
+    LADDER_CUDA_CHECK(cudaEventRecord(begin_.get(), parent));
+    for (const Lane& lane : lanes_) LADDER_CUDA_CHECK(cudaStreamWaitEvent(lane.stream.get(), begin_.get(), 0));
+  }
+  cudaStream_t operator[](std::size_t i) const { return lanes_[i % N].stream.get(); }
+  void join(cudaStream_t parent) {
+    for (const Lane& lane : lanes_) {
+      LADDER_CUDA_CHECK(cudaEventRecord(lane.done.get(), lane.stream.get()));
+      LADDER_CUDA_CHECK(cudaStreamWaitEvent(parent, lane.done.get(), 0));
+    }
+  }
+
+ private:
+  struct Lane {
+    CudaStream stream;
+    CudaEvent done{CudaEvent::untimed};
+  };
+  std::array<Lane, N> lanes_;
+  CudaEvent begin_{CudaEvent::untimed};
 };
 
 class CudaRung : public Rung {
