@@ -108,7 +108,8 @@ INSTANTIATE_TEST_SUITE_P(Rungs, ConvolutionRungTest, ::testing::ValuesIn(testing
 
 TEST(ConvolutionTest, LadderEndsWithTheCuFftRung) {
   EXPECT_EQ(make_problem("convolution")->rungs(),
-            (std::vector<std::string>{"naive", "serial", "openmp", "opencl", "cuda", "cuda_unrolled", "cuda_fft"}));
+            (std::vector<std::string>{"naive", "serial", "openmp", "opencl", "cuda_tiles", "cuda", "cuda_unrolled",
+                                      "cuda_fft"}));
 }
 
 TEST(ConvolutionTest, ReferenceOfTwoByTwoByTwoByTwoIsTheHandComputedOne) {

@@ -26,9 +26,9 @@
 namespace ladder {
 namespace {
 
-constexpr std::size_t kStreams = 3;            // upload, filter, download at once
+constexpr std::size_t kStreams = 3;     // upload, filter, download at once
 constexpr std::size_t kMinSlices = 16;  // many slices, so that the pipeline fills
-constexpr double kFreeShare = 0.9;     // of the free memory: leave the driver some room
+constexpr double kFreeShare = 0.9;      // of the free memory: leave the driver some room
 
 class CudaStreamsMedianFilter final : public CudaRung {
  public:

@@ -44,8 +44,7 @@ class CudaStreamsSpotFinding final : public CudaRung {
       pin(std::as_bytes(signal_));
     }
     frames_per_chunk_ = std::max<std::size_t>(1, kChunkInputBytes / (3 * stack_.frame_pixels()));
-    tiles_ = dim3(ceil_div(unsigned(stack_.width), kTileWidth),
-                  ceil_div(unsigned(stack_.height), kTileHeight));
+    tiles_ = dim3(ceil_div(unsigned(stack_.width), kTileWidth), ceil_div(unsigned(stack_.height), kTileHeight));
     shared_bytes_ = dispersion_shared_bytes(settings_.kernel_size);
     // sqrt(2 (m - 1)) of a full window, rounded as the device's sqrt rounds it.
     root_full_ = std::sqrt(2 * (static_cast<double>(settings_.window()) - 1));

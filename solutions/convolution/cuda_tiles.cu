@@ -1,0 +1,79 @@
+// cuda_tiles: the opencl rung's kernel in CUDA
+// (kernels/convolution/convolution_simple_tiles.cuh): one 16×16 block per
+// 16×16 block of outputs, a shared-memory tile of the region it reads, one
+// output per thread, the weights in __constant__ memory. The step from
+// opencl is the language alone (and a 2-D grid); the cuda rung above it
+// then gives each thread a strip of outputs.
+#include <string>
+
+#include "kernels/convolution/convolution_simple_tiles.cuh"
+#include "ladder/cuda.cuh"
+#include "ladder/error.hpp"
+
+namespace ladder {
+namespace {
+
+class CudaTilesConvolution final : public CudaRung {
+ public:
+  explicit CudaTilesConvolution(const RungContext& context) : CudaRung(context) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = inputs.at("image").view<float>();
+    kernel_ = inputs.at("kernel").view<float>();
+    output_ = outputs.at("output").view<float>();
+    height_ = static_cast<int>(inputs.at("image").shape()[0]);
+    width_ = static_cast<int>(inputs.at("image").shape()[1]);
+    rows_ = static_cast<int>(inputs.at("kernel").shape()[0]);
+    columns_ = static_cast<int>(inputs.at("kernel").shape()[1]);
+
+    // The tile grows with the kernel: above 48 KiB a kernel must ask for
+    // more shared memory, up to the device's limit per block.
+    shared_bytes_ = std::size_t(kTilesBlock + rows_ - 1) * (kTilesBlock + columns_ - 1) * sizeof(float);
+    if (shared_bytes_ > properties().sharedMemPerBlockOptin)
+      throw DeviceError("cuda_tiles: a " + std::to_string(rows_) + "×" + std::to_string(columns_) + " kernel needs a " +
+                        std::to_string(shared_bytes_ / 1024) + " KiB shared-memory tile, more than the " +
+                        std::to_string(properties().sharedMemPerBlockOptin / 1024) +
+                        " KiB a block may have on this GPU; the cuda_fft rung takes any kernel size");
+    constant_weights_ = kernel_.size() <= std::size_t{kTilesConstantWeights};
+    if (!constant_weights_) d_weights_ = DeviceBuffer<float>(kernel_.size());
+    convolve_ = constant_weights_ ? convolve_tiles<true> : convolve_tiles<false>;
+    LADDER_CUDA_CHECK(
+        cudaFuncSetAttribute(convolve_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
+
+    d_image_ = DeviceBuffer<float>(image_.size());
+    d_output_ = DeviceBuffer<float>(output_.size());
+    out_height_ = height_ + rows_ - 1, out_width_ = width_ + columns_ - 1;
+    grid_ = dim3(ceil_div(out_width_, kTilesBlock), ceil_div(out_height_, kTilesBlock));
+  }
+
+  void upload() override {
+    copy_to_device(d_image_, image_);
+    if (constant_weights_)
+      LADDER_CUDA_CHECK(cudaMemcpyToSymbolAsync(tiles_weights, kernel_.data(), kernel_.size_bytes(), 0,
+                                                cudaMemcpyHostToDevice, stream()));
+    else
+      copy_to_device(d_weights_, kernel_);
+  }
+  void compute() override {
+    convolve_<<<grid_, dim3(kTilesBlock, kTilesBlock), shared_bytes_, stream()>>>(
+        d_image_.data(), height_, width_, d_weights_.data(), rows_, columns_, d_output_.data(), out_height_,
+        out_width_);
+    LADDER_CUDA_CHECK_LAUNCH();
+  }
+  void download() override { copy_to_host(output_, d_output_); }
+
+ private:
+  using Kernel = void (*)(const float*, int, int, const float*, int, int, float*, int, int);
+  std::span<const float> image_, kernel_;
+  std::span<float> output_;
+  int height_ = 0, width_ = 0, rows_ = 0, columns_ = 0, out_height_ = 0, out_width_ = 0;
+  bool constant_weights_ = true;
+  DeviceBuffer<float> d_image_, d_output_, d_weights_;
+  Kernel convolve_ = nullptr;
+  std::size_t shared_bytes_ = 0;
+  dim3 grid_;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(convolution, cuda_tiles, Backend::cuda, CudaTilesConvolution);
+}  // namespace ladder
