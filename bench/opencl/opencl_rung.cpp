@@ -13,7 +13,8 @@ namespace ladder {
 const char* opencl_error_name(cl_int status) {
   switch (status) {
 #define LADDER_CL_NAME(code) \
-  case code: return #code;
+  case code:                 \
+    return #code;
     LADDER_CL_NAME(CL_SUCCESS)
     LADDER_CL_NAME(CL_DEVICE_NOT_FOUND)
     LADDER_CL_NAME(CL_DEVICE_NOT_AVAILABLE)
@@ -60,8 +61,10 @@ const char* opencl_error_name(cl_int status) {
     LADDER_CL_NAME(CL_INVALID_GLOBAL_WORK_SIZE)
     LADDER_CL_NAME(CL_INVALID_PROPERTY)
 #undef LADDER_CL_NAME
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";  // the ICD loader found no platform
-    default: return "unknown OpenCL error";
+    case -1001:
+      return "CL_PLATFORM_NOT_FOUND_KHR";  // the ICD loader found no platform
+    default:
+      return "unknown OpenCL error";
   }
 }
 
@@ -97,7 +100,8 @@ void opencl_check(cl_int status, const char* call, const char* file, int line) {
 std::string opencl_program_source(const std::string& file, const std::string& track) {
   std::string source = kernel_source(file, track);
   if (source.find("LADDER_TODO") != std::string::npos)
-    throw NotImplemented(kernel_file(file, track) + " still has its LADDER_TODO line: write the kernel, then delete that line");
+    throw NotImplemented(kernel_file(file, track) +
+                         " still has its LADDER_TODO line: write the kernel, then delete that line");
   return source;
 }
 
@@ -173,8 +177,9 @@ cl_ulong profiling_time(cl_event event, cl_profiling_info what) {
   cl_ulong time = 0;
   const cl_int status = clGetEventProfilingInfo(event, what, sizeof(time), &time, nullptr);
   if (status == CL_PROFILING_INFO_NOT_AVAILABLE)
-    throw DeviceError("the compute launch has no profiling times (CL_PROFILING_INFO_NOT_AVAILABLE): create the "
-                      "command queue with CL_QUEUE_PROFILING_ENABLE (step 2, the command queue, of the host program)");
+    throw DeviceError(
+        "the compute launch has no profiling times (CL_PROFILING_INFO_NOT_AVAILABLE): create the "
+        "command queue with CL_QUEUE_PROFILING_ENABLE (step 2, the command queue, of the host program)");
   LADDER_CL_CHECK_STATUS(clGetEventProfilingInfo, status);
   return time;
 }
@@ -279,7 +284,8 @@ OpenClRung::~OpenClRung() {
   if (context_) clReleaseContext(context_);
 }
 
-cl_kernel OpenClRung::build_kernel(const std::string& file, const std::string& kernel_name, const std::string& options) {
+cl_kernel OpenClRung::build_kernel(const std::string& file, const std::string& kernel_name,
+                                   const std::string& options) {
   const std::string source = opencl_program_source(file, track());
   const char* text = source.c_str();
   cl_int status = CL_SUCCESS;
@@ -295,13 +301,14 @@ cl_kernel OpenClRung::build_kernel(const std::string& file, const std::string& k
   return kernel;
 }
 
-void OpenClRung::enqueue(cl_kernel kernel, std::size_t global, std::size_t local) {
-  // OpenCL 1.2 needs the global size to be a multiple of the group size;
-  // kernels guard the extra work-items with their own bounds check.
-  if (local > 0) global = round_up(global, local);
+void OpenClRung::enqueue_range(cl_kernel kernel, std::size_t dimensions, std::size_t* global,
+                               const std::size_t* local) {
+  const bool chosen = local[0] > 0;  // 0: the runtime chooses the group size
+  if (chosen)
+    for (std::size_t d = 0; d < dimensions; ++d) global[d] = round_up(global[d], local[d]);
   cl_event event = nullptr;
-  LADDER_CL_CHECK(clEnqueueNDRangeKernel(queue_, kernel, 1, nullptr, &global, local ? &local : nullptr, 0, nullptr,
-                                         &event));
+  LADDER_CL_CHECK(clEnqueueNDRangeKernel(queue_, kernel, static_cast<cl_uint>(dimensions), nullptr, global,
+                                         chosen ? local : nullptr, 0, nullptr, &event));
   compute_events_.push_back(event);
 }
 
@@ -361,8 +368,9 @@ double OpenClHostProgramRung::timed_compute() {
   release_compute_event();
   compute();
   if (!compute_event_)
-    throw DeviceError("compute() launched no kernel the harness can time: pass compute_event() as the last argument "
-                      "of clEnqueueNDRangeKernel (step 5, the launch and the read-back, of the host program)");
+    throw DeviceError(
+        "compute() launched no kernel the harness can time: pass compute_event() as the last argument "
+        "of clEnqueueNDRangeKernel (step 5, the launch and the read-back, of the host program)");
   LADDER_CL_CHECK(clWaitForEvents(1, &compute_event_));
   const cl_ulong start = profiling_time(compute_event_, CL_PROFILING_COMMAND_START);
   const cl_ulong end = profiling_time(compute_event_, CL_PROFILING_COMMAND_END);

@@ -12,6 +12,7 @@
 // rebuilding.
 #include "ladder/opencl.hpp"
 
+#include <array>
 #include <string>
 
 #include "ladder/error.hpp"
@@ -52,18 +53,16 @@ class OpenClConvolution final : public OpenClRung {
                                 " -DTILE=" + std::to_string(kTile) +
                                 " -DWEIGHTS_SPACE=" + (constant ? "__constant" : "__global");
     kernel_function_ = build_kernel("convolution/convolution.cl", "convolve_tiles", options);
-    const std::size_t tiles_x = ceil_div(out_width, kTile), tiles_y = ceil_div(out_height, kTile);
     set_arguments(kernel_function_, d_image_.get(), static_cast<cl_int>(height), static_cast<cl_int>(width),
-                  d_kernel_.get(), d_output_.get(), static_cast<cl_int>(out_height), static_cast<cl_int>(out_width),
-                  static_cast<cl_int>(tiles_x));
-    global_size_ = tiles_x * tiles_y * kTile * kTile;
+                  d_kernel_.get(), d_output_.get(), static_cast<cl_int>(out_height), static_cast<cl_int>(out_width));
+    global_size_ = {out_width, out_height};  // a work-item per output, in whole tiles
   }
 
   void upload() override {
     write(d_image_, image_);
     write(d_kernel_, kernel_);
   }
-  void compute() override { enqueue(kernel_function_, global_size_, kTile * kTile); }
+  void compute() override { enqueue(kernel_function_, global_size_, {kTile, kTile}); }
   void download() override { read(output_, d_output_); }
 
  private:
@@ -72,7 +71,7 @@ class OpenClConvolution final : public OpenClRung {
   std::span<float> output_;
   ClBuffer<float> d_image_, d_kernel_, d_output_;
   cl_kernel kernel_function_ = nullptr;
-  std::size_t global_size_ = 0;
+  std::array<std::size_t, 2> global_size_{};  // x, y
 };
 
 }  // namespace

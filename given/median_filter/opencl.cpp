@@ -15,6 +15,7 @@
 // rebuilding.
 #include "ladder/opencl.hpp"
 
+#include <array>
 #include <string>
 
 #include "bench/problems/median_filter.hpp"
@@ -48,15 +49,13 @@ class OpenClMedianFilter final : public OpenClRung {
 
     d_image_ = ClBuffer<std::byte>(context(), CL_MEM_READ_ONLY, image_->bytes());
     d_output_ = ClBuffer<std::byte>(context(), CL_MEM_WRITE_ONLY, image_->bytes());
-    const std::size_t tiles_x = ceil_div(stack.width, kTile), tiles_y = ceil_div(stack.height, kTile);
     set_arguments(kernel_, d_image_.get(), d_output_.get(), cl_int(stack.height), cl_int(stack.width),
-                  cl_int(tiles_x), cl_int(tiles_x * tiles_y), cl_int(settings_.remove_outlier),
-                  cl_int(settings_.bright), cl_double(settings_.diff));
-    global_size_ = stack.frames * tiles_x * tiles_y * kTile * kTile;
+                  cl_int(settings_.remove_outlier), cl_int(settings_.bright), cl_double(settings_.diff));
+    global_size_ = {stack.width, stack.height, stack.frames};  // a work-item per pixel, in whole tiles
   }
 
   void upload() override { write(d_image_, std::span<const std::byte>(image_->raw(), image_->bytes())); }
-  void compute() override { enqueue(kernel_, global_size_, kTile * kTile); }
+  void compute() override { enqueue(kernel_, global_size_, {kTile, kTile, 1}); }
   void download() override { read(std::span<std::byte>(output_->raw(), output_->bytes()), d_output_); }
 
  private:
@@ -66,7 +65,7 @@ class OpenClMedianFilter final : public OpenClRung {
   Array* output_ = nullptr;
   ClBuffer<std::byte> d_image_, d_output_;
   cl_kernel kernel_ = nullptr;
-  std::size_t global_size_ = 0;
+  std::array<std::size_t, 3> global_size_{};  // x, y, frame
 };
 
 }  // namespace

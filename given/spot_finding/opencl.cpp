@@ -14,6 +14,7 @@
 // without rebuilding.
 #include "ladder/opencl.hpp"
 
+#include <array>
 #include <cmath>
 
 #include "bench/problems/spot_finding.hpp"
@@ -51,15 +52,14 @@ class OpenClSpotFinding final : public OpenClRung {
     d_mask_ = ClBuffer<cl_uchar>(context(), CL_MEM_READ_ONLY, mask_.size());
     d_signal_ = ClBuffer<cl_uchar>(context(), CL_MEM_WRITE_ONLY, signal_.size());
 
-    // The launch: one group per tile, the tiles of every frame in a row.
+    // The launch: one group per tile of each frame, TILE_W × GROUP_ROWS work-items.
     const auto height = static_cast<cl_int>(stack.height), width = static_cast<cl_int>(stack.width);
-    const cl_int across = ceil_div(width, kTileWidth), down = ceil_div(height, kTileHeight);
-    groups_ = static_cast<std::size_t>(across) * static_cast<std::size_t>(down) * stack.frames;
+    global_size_ = {round_up(stack.width, kTileWidth), ceil_div(stack.height, kTileHeight) * kGroupRows, stack.frames};
     const std::string options = "-DRADIUS=" + std::to_string(settings_.kernel_size) +
                                 " -DTILE_W=" + std::to_string(kTileWidth) + " -DTILE_H=" + std::to_string(kTileHeight) +
                                 " -DGROUP_ROWS=" + std::to_string(kGroupRows);
     kernel_ = build_kernel("spot_finding/dispersion.cl", "dispersion_mask", options);
-    set_arguments(kernel_, d_image_.get(), d_mask_.get(), d_signal_.get(), height, width, across, down,
+    set_arguments(kernel_, d_image_.get(), d_mask_.get(), d_signal_.get(), height, width,
                   static_cast<cl_uint>(settings_.min_count), settings_.threshold, settings_.sigma_b, settings_.sigma_s,
                   std::sqrt(2 * (static_cast<double>(settings_.window()) - 1)));  // as the device's sqrt rounds it
   }
@@ -69,7 +69,7 @@ class OpenClSpotFinding final : public OpenClRung {
     write(d_mask_, mask_);
   }
 
-  void compute() override { enqueue(kernel_, groups_ * kGroupItems, kGroupItems); }
+  void compute() override { enqueue(kernel_, global_size_, {kTileWidth, kGroupRows, 1}); }
 
   void download() override { read(signal_, d_signal_); }
 
@@ -82,7 +82,7 @@ class OpenClSpotFinding final : public OpenClRung {
   ClBuffer<cl_ushort> d_image_;
   ClBuffer<cl_uchar> d_mask_;
   ClBuffer<cl_uchar> d_signal_;
-  std::size_t groups_ = 0;
+  std::array<std::size_t, 3> global_size_{};  // x, y, frame
   cl_kernel kernel_ = nullptr;
 };
 

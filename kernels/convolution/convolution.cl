@@ -12,22 +12,21 @@
 // KERNEL_ROWS (K), KERNEL_COLS (L), TILE and WEIGHTS_SPACE (__constant, or
 // __global for kernels larger than the constant buffer) are build options.
 //
-// The launch is 1-D (the harness enqueues 1-D ranges): group g computes
-// tile (g / tiles_x, g % tiles_x), local id l its pixel (l / TILE, l % TILE).
+// The launch is 2-D, x first: group (i, j) computes the tile i tiles
+// across and j down, and its work-item (lx, ly) the output lx columns across
+// and ly rows down in it.
 #define TILE_ROWS (TILE + KERNEL_ROWS - 1)
 #define TILE_COLS (TILE + KERNEL_COLS - 1)
 
 __kernel void convolve_tiles(__global const float* image, const int height, const int width,
                              WEIGHTS_SPACE const float* weights, __global float* output, const int out_height,
-                             const int out_width, const int tiles_x) {
+                             const int out_width) {
   __local float tile[TILE_ROWS][TILE_COLS];
-  const int y0 = (int)(get_group_id(0) / tiles_x) * TILE;
-  const int x0 = (int)(get_group_id(0) % tiles_x) * TILE;
-  const int ly = (int)get_local_id(0) / TILE;
-  const int lx = (int)get_local_id(0) % TILE;
+  const int x0 = (int)get_group_id(0) * TILE, y0 = (int)get_group_id(1) * TILE;
+  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
 
   // tile[r][c] = padded[y0 + r][x0 + c]: the bounds check happens here, once per pixel loaded.
-  for (int i = (int)get_local_id(0); i < TILE_ROWS * TILE_COLS; i += TILE * TILE) {
+  for (int i = ly * TILE + lx; i < TILE_ROWS * TILE_COLS; i += TILE * TILE) {
     const int r = i / TILE_COLS, c = i % TILE_COLS;
     const int iy = y0 + r - (KERNEL_ROWS - 1), ix = x0 + c - (KERNEL_COLS - 1);
     tile[r][c] = (iy >= 0 && iy < height && ix >= 0 && ix < width) ? image[iy * width + ix] : 0.0f;

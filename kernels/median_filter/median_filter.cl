@@ -8,8 +8,8 @@
 // the next, repeat; the median is the middle of the last three.
 // PIXEL (float, double or ushort), WORD (the type compared: uint for
 // ushort), K and TILE are build options, so every loop bound is known to
-// the compiler. The launch is 1-D: group g filters tile g % tiles of frame
-// g / tiles.
+// the compiler. The launch is 3-D, x first: group (i, j, f) filters the
+// tile i tiles across and j down in frame f.
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable  // the remove_outlier difference is taken in double
 #endif
@@ -32,15 +32,13 @@ int reflect_index(int i, int n) {
 }
 
 __kernel void median_tiles(__global const PIXEL* image, __global PIXEL* output, const int height, const int width,
-                           const int tiles_x, const int tiles, const int remove_outlier, const int bright,
-                           const double diff) {
+                           const int remove_outlier, const int bright, const double diff) {
   __local PIXEL tile[TILE_SIDE][TILE_SIDE];
-  const int group = (int)get_group_id(0);
-  const ulong frame = (ulong)(group / tiles) * (ulong)height * (ulong)width;
-  const int y0 = (group % tiles) / tiles_x * TILE, x0 = (group % tiles) % tiles_x * TILE;
-  const int ly = (int)get_local_id(0) / TILE, lx = (int)get_local_id(0) % TILE;
+  const ulong frame = (ulong)get_group_id(2) * (ulong)height * (ulong)width;
+  const int x0 = (int)get_group_id(0) * TILE, y0 = (int)get_group_id(1) * TILE;
+  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
 
-  for (int i = (int)get_local_id(0); i < TILE_SIDE * TILE_SIDE; i += TILE * TILE) {
+  for (int i = ly * TILE + lx; i < TILE_SIDE * TILE_SIDE; i += TILE * TILE) {
     const int r = i / TILE_SIDE, c = i % TILE_SIDE;
     tile[r][c] = image[frame + (ulong)reflect_index(y0 + r - R, height) * width + reflect_index(x0 + c - R, width)];
   }

@@ -1,7 +1,8 @@
 // DIALS' dispersion threshold in OpenCL C: the CUDA kernel's three steps
 // (dispersion.cuh), with local memory for shared memory. One work-group of
 // TILE_W × GROUP_ROWS work-items per TILE_W × TILE_H tile of one frame; the
-// rung launches a 1-D range and each group finds its tile from its number.
+// launch is 3-D, x first: group (i, j, f) takes the tile i tiles across and
+// j down in frame f.
 // Built with -DRADIUS=k -DTILE_W -DTILE_H -DGROUP_ROWS, so the local arrays
 // have compile-time sizes.
 //
@@ -41,18 +42,16 @@ bool signal_test(uint m, ulong x, ulong y, uint v, uint min_count, double thresh
 }
 
 __kernel void dispersion_mask(__global const ushort* image, __global const uchar* mask, __global uchar* signal,
-                              const int height, const int width, const int tiles_across, const int tiles_down,
-                              const uint min_count, const double threshold, const double sigma_b,
+                              const int height, const int width, const uint min_count, const double threshold, const double sigma_b,
                               const double sigma_s, const double root_full) {
   __local uint pixels[ROWS * COLUMNS];
   __local uint row_m[ROWS * TILE_W];
   __local uint row_x[ROWS * TILE_W];
   __local ulong row_y[ROWS * TILE_W];
 
-  const int group = get_group_id(0), tx = get_local_id(0) % TILE_W, ty = get_local_id(0) / TILE_W;
-  const int tiles = tiles_across * tiles_down;
-  const size_t frame = (size_t)(group / tiles) * height * width;
-  const int x0 = group % tiles % tiles_across * TILE_W, y0 = group % tiles / tiles_across * TILE_H;
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const size_t frame = get_group_id(2) * height * width;
+  const int x0 = get_group_id(0) * TILE_W, y0 = get_group_id(1) * TILE_H;
 
   // 1. The tile and its halo, a row of work-items a row at a time; outside
   //    the frame counts as masked.

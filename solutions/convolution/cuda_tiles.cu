@@ -2,8 +2,9 @@
 // (kernels/convolution/convolution_simple_tiles.cuh): one 16×16 block per
 // 16×16 block of outputs, a shared-memory tile of the region it reads, one
 // output per thread, the weights in __constant__ memory. The step from
-// opencl is the language alone (and a 2-D grid); the cuda rung above it
-// then gives each thread a strip of outputs.
+// opencl is the language alone (blockIdx for get_group_id, threadIdx for
+// get_local_id); the cuda rung above it then gives each thread a strip of
+// outputs.
 #include <string>
 
 #include "kernels/convolution/convolution_simple_tiles.cuh"

@@ -10,6 +10,7 @@
 #endif
 #include <CL/cl.h>
 
+#include <array>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -141,20 +142,36 @@ class OpenClRung : public OpenClDeviceRung {
   }
   // Launch over `global` work-items in groups of `local` (0: the runtime
   // chooses); the event joins the profiling of timed_compute().
-  void enqueue(cl_kernel kernel, std::size_t global, std::size_t local);
+  void enqueue(cl_kernel kernel, std::size_t global, std::size_t local) {
+    enqueue(kernel, std::array{global}, std::array{local});
+  }
+  // The same over a 2-D or 3-D grid, x first: work-item (x, y, z) of group
+  // (i, j, k) is get_local_id(0..2) of get_group_id(0..2), so that a kernel
+  // working on tiles of an image (or of a stack of frames) reads its tile
+  // from its group's ids instead of decoding one number. Each global size is
+  // rounded up to a multiple of its local size (OpenCL 1.2 needs it); the
+  // kernels guard the extra work-items with their own bounds checks.
+  template <std::size_t N>
+  void enqueue(cl_kernel kernel, std::array<std::size_t, N> global, std::array<std::size_t, N> local) {
+    static_assert(N >= 1 && N <= 3, "OpenCL launches have 1, 2 or 3 dimensions");
+    enqueue_range(kernel, N, global.data(), local.data());
+  }
 
   template <class T>
   void write(ClBuffer<T>& buffer, std::span<const T> host) {
-    LADDER_CL_CHECK(clEnqueueWriteBuffer(queue_, buffer.get(), CL_FALSE, 0, host.size_bytes(), host.data(), 0,
-                                         nullptr, nullptr));
+    LADDER_CL_CHECK(
+        clEnqueueWriteBuffer(queue_, buffer.get(), CL_FALSE, 0, host.size_bytes(), host.data(), 0, nullptr, nullptr));
   }
   template <class T>
   void read(std::span<T> host, const ClBuffer<T>& buffer) {
-    LADDER_CL_CHECK(clEnqueueReadBuffer(queue_, buffer.get(), CL_FALSE, 0, host.size_bytes(), host.data(), 0,
-                                        nullptr, nullptr));
+    LADDER_CL_CHECK(
+        clEnqueueReadBuffer(queue_, buffer.get(), CL_FALSE, 0, host.size_bytes(), host.data(), 0, nullptr, nullptr));
   }
 
  private:
+  // local: N sizes, or all 0 for the runtime's choice.
+  void enqueue_range(cl_kernel kernel, std::size_t dimensions, std::size_t* global, const std::size_t* local);
+
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
   std::vector<cl_program> programs_;

@@ -6,10 +6,11 @@
 //
 // Build options from the host: KERNEL_ROWS (K), KERNEL_COLS (L), TILE (16)
 // and WEIGHTS_SPACE (__constant, or __global for kernels larger than the
-// device's constant buffer). The launch is 1-D (the harness enqueues 1-D
-// ranges): work-group g computes the TILE×TILE outputs of tile
-// (g / tiles_x, g % tiles_x), TILE * TILE work-items, local id l its pixel
-// (l / TILE, l % TILE). Tiles at the right and bottom edge reach past the
+// device's constant buffer). The launch is 2-D, x first: work-group
+// (get_group_id(0), get_group_id(1)) computes the TILE×TILE outputs of the
+// tile that many tiles across and down, and its work-item
+// (get_local_id(0), get_local_id(1)) the output that many columns across
+// and rows down in it. Tiles at the right and bottom edge reach past the
 // output.
 #define TILE_ROWS (TILE + KERNEL_ROWS - 1)  // the image rows a tile's outputs read
 #define TILE_COLS (TILE + KERNEL_COLS - 1)
@@ -17,7 +18,7 @@
 // LADDER_TODO: write the kernel's body, then delete this line.
 __kernel void convolve_tiles(__global const float* image, const int height, const int width,
                              WEIGHTS_SPACE const float* weights, __global float* output, const int out_height,
-                             const int out_width, const int tiles_x) {
+                             const int out_width) {
   // TODO: (1) the work-group copies the TILE_ROWS × TILE_COLS image pixels
   // its outputs read into a __local array (zeros outside the image: the
   // only bounds checks); (2) each work-item sums its output from the local

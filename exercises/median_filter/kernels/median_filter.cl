@@ -9,11 +9,12 @@
 //
 // Build options from the host: PIXEL (float, double or ushort), WORD (the
 // type to compare in: uint for ushort, else PIXEL), K (odd, 1 to 15) and
-// TILE (16). The launch is 1-D (the harness enqueues 1-D ranges): TILE *
-// TILE work-items a group; group g filters frame g / tiles, and within it
-// the tile (g % tiles) / tiles_x down and (g % tiles) % tiles_x across;
-// local id l is the tile's pixel (l / TILE, l % TILE). Tiles at the right
-// and bottom edge reach past the frame.
+// TILE (16). The launch is 3-D, x first, TILE × TILE work-items a group:
+// group (get_group_id(0), get_group_id(1), get_group_id(2)) filters, in
+// frame get_group_id(2), the tile that many tiles across and down, and its
+// work-item (get_local_id(0), get_local_id(1)) the pixel that many columns
+// across and rows down in it. Tiles at the right and bottom edge reach past
+// the frame.
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable  // the remove_outlier difference is taken in double
 #endif
@@ -39,8 +40,7 @@ WORD choose_output(WORD pixel, WORD median, int remove_outlier, int bright, doub
 
 // LADDER_TODO: write the kernel's body, then delete this line.
 __kernel void median_tiles(__global const PIXEL* image, __global PIXEL* output, const int height, const int width,
-                           const int tiles_x, const int tiles, const int remove_outlier, const int bright,
-                           const double diff) {
+                           const int remove_outlier, const int bright, const double diff) {
   // TODO: (1) the work-group copies the TILE_SIDE × TILE_SIDE pixels its
   // windows read into a __local array, reflected at the frame's edges (the
   // only place that deals with borders); (2) each work-item finds its

@@ -2,13 +2,13 @@
 //
 // Build options from the host: RADIUS (the half-size k: the window is
 // (2k+1)² pixels), TILE_W and TILE_H (32 × 32 output pixels a tile),
-// GROUP_ROWS (8). The launch is 1-D (the harness enqueues 1-D ranges):
-// TILE_W * GROUP_ROWS = 256 work-items a group, so each work-item has
-// TILE_H / GROUP_ROWS = 4 output pixels of its tile. Group g takes frame
-// g / (tiles_across * tiles_down), and within it the tile (g % tiles) /
-// tiles_across down and (g % tiles) % tiles_across across, tiles =
-// tiles_across * tiles_down. Tiles at the right and bottom edge reach past
-// the frame.
+// GROUP_ROWS (8). The launch is 3-D, x first: TILE_W × GROUP_ROWS = 256
+// work-items a group, so each work-item has TILE_H / GROUP_ROWS = 4 output
+// pixels of its tile. Group (get_group_id(0), get_group_id(1),
+// get_group_id(2)) takes, in frame get_group_id(2), the tile that many
+// tiles across and down; its work-item (get_local_id(0), get_local_id(1))
+// is that many columns across and rows down in the group. Tiles at the
+// right and bottom edge reach past the frame.
 //
 // image, mask, signal: frames of height × width, row-major. A pixel's window
 // is clipped to its frame, and only its valid pixels (mask 1) count:
@@ -41,7 +41,7 @@ bool signal_test(uint m, ulong x, ulong y, uint v, uint min_count, double thresh
 
 // LADDER_TODO: write the kernel's body, then delete this line.
 __kernel void dispersion_mask(__global const ushort* image, __global const uchar* mask, __global uchar* signal,
-                              const int height, const int width, const int tiles_across, const int tiles_down,
+                              const int height, const int width,
                               const uint min_count, const double threshold, const double sigma_b,
                               const double sigma_s, const double root_full) {
   // TODO: (1) the work-group loads the ROWS × COLUMNS pixels its tile's
