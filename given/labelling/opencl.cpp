@@ -15,6 +15,7 @@
 #include "ladder/opencl.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "given/labelling/connectivity.hpp"
 #include "ladder/error.hpp"
@@ -45,11 +46,14 @@ class OpenClLabelling final : public OpenClRung {
       throw DeviceError("the labelling kernels need work-groups of 64 work-items; this device allows " +
                         std::to_string(max_group));
     const int tile_height = static_cast<int>(std::min<std::size_t>(16, max_group / kTileWidth));
-    tile_items_ = static_cast<std::size_t>(kTileWidth * tile_height);
     chunk_ = std::min<std::size_t>(256, max_group / 32 * 32);
-    const cl_int tiles_across = ceil_div(width, kTileWidth);
-    tiles_ =
-        static_cast<std::size_t>(tiles_across) * static_cast<std::size_t>(ceil_div(height, tile_height));
+    // One group per tile, on a grid of (tiles across, tiles down).
+    const std::size_t across = ceil_div(std::size_t(width), std::size_t{kTileWidth}),
+                      down = ceil_div(std::size_t(height), std::size_t(tile_height));
+    tile_group_ = {kTileWidth, std::size_t(tile_height)};
+    tiles_grid_ = {across * kTileWidth, down * tile_height};
+    borders_grid_ = {across * kBorderItems, down};
+    several_tiles_ = across * down > 1;
     chunks_ = ceil_div(n_, chunk_);
 
     d_image_ = ClBuffer<std::uint8_t>(context(), CL_MEM_READ_ONLY, image_.size());
@@ -69,8 +73,8 @@ class OpenClLabelling final : public OpenClRung {
     count_roots_ = build_kernel(file, "count_roots", options);
     scan_counts_ = build_kernel(file, "scan_chunk_counts", options);
     number_ = build_kernel(file, "number_components", options);
-    set_arguments(label_tiles_, d_image_.get(), height, width, tiles_across, d_forest_.get());
-    set_arguments(merge_borders_, d_image_.get(), height, width, tiles_across, d_forest_.get());
+    set_arguments(label_tiles_, d_image_.get(), height, width, d_forest_.get());
+    set_arguments(merge_borders_, d_image_.get(), height, width, d_forest_.get());
     set_arguments(count_roots_, d_forest_.get(), n_, d_root_bits_.get(), d_word_offsets_.get(), d_chunk_offsets_.get());
     set_arguments(scan_counts_, d_chunk_offsets_.get(), static_cast<cl_uint>(chunks_));
     set_arguments(number_, d_forest_.get(), d_labels_.get(), n_, d_root_bits_.get(), d_word_offsets_.get(),
@@ -80,8 +84,8 @@ class OpenClLabelling final : public OpenClRung {
   void upload() override { write(d_image_, image_); }
 
   void compute() override {
-    enqueue(label_tiles_, tiles_ * tile_items_, tile_items_);
-    if (tiles_ > 1) enqueue(merge_borders_, tiles_ * kBorderItems, kBorderItems);
+    enqueue(label_tiles_, tiles_grid_, tile_group_);
+    if (several_tiles_) enqueue(merge_borders_, borders_grid_, {kBorderItems, 1});
     enqueue(count_roots_, chunks_ * chunk_, chunk_);
     enqueue(scan_counts_, chunk_, chunk_);
     enqueue(number_, n_, 0);
@@ -94,7 +98,9 @@ class OpenClLabelling final : public OpenClRung {
   std::span<const std::uint8_t> image_;
   std::span<std::int32_t> labels_;
   cl_uint n_ = 0;
-  std::size_t tile_items_ = 0, tiles_ = 0, chunk_ = 0, chunks_ = 0;
+  std::array<std::size_t, 2> tile_group_{}, tiles_grid_{}, borders_grid_{};  // x, y
+  bool several_tiles_ = false;
+  std::size_t chunk_ = 0, chunks_ = 0;
   ClBuffer<std::uint8_t> d_image_;
   ClBuffer<cl_int> d_forest_;  // each pixel's parent, -1 for background; read-only once built
   ClBuffer<cl_int> d_labels_;  // the output: written from the forest, never read

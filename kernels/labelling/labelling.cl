@@ -81,14 +81,13 @@ void unite_global(volatile __global int* parent, int a, int b) {
   }
 }
 
-// One work-group per tile (tiles numbered row by row). Each pixel leaves
-// the global index of its tile-local root, or -1 for background.
-__kernel void label_tiles(__global const uchar* image, const int height, const int width, const int tiles_across,
-                          __global int* forest) {
+// One work-group per tile, on a 2-D launch: group (i, j) is the tile i
+// across and j down, work-item (lane, row) its pixel. Each pixel leaves the
+// global index of its tile-local root, or -1 for background.
+__kernel void label_tiles(__global const uchar* image, const int height, const int width, __global int* forest) {
   __local int parent[TILE_WIDTH * TILE_HEIGHT];
-  const int t = get_local_id(0), lane = t % TILE_WIDTH, row = t / TILE_WIDTH;
-  const int x0 = (get_group_id(0) % tiles_across) * TILE_WIDTH;
-  const int y0 = (get_group_id(0) / tiles_across) * TILE_HEIGHT;
+  const int lane = get_local_id(0), row = get_local_id(1), t = row * TILE_WIDTH + lane;
+  const int x0 = get_group_id(0) * TILE_WIDTH, y0 = get_group_id(1) * TILE_HEIGHT;
   const int x = x0 + lane, y = y0 + row;
   const bool inside = x < width && y < height;
   const int i = inside ? y * width + x : 0;
@@ -115,11 +114,12 @@ __kernel void label_tiles(__global const uchar* image, const int height, const i
   }
 }
 
-// One work-group per tile: work-item k takes one pixel of the tile's top
+// One work-group per tile (group (i, j), as for label_tiles): work-item k
+// takes one pixel of the tile's top
 // row (k < TILE_WIDTH), left column (then) or right column (8 only), and
 // makes the unions of its join mask that reach outside the tile.
 __kernel void merge_tile_borders(__global const uchar* image, const int height, const int width,
-                                 const int tiles_across, volatile __global int* forest) {
+                                 volatile __global int* forest) {
   const int k = get_local_id(0);
   int lane, row;
   if (k < TILE_WIDTH) {
@@ -131,8 +131,7 @@ __kernel void merge_tile_borders(__global const uchar* image, const int height, 
   } else {
     return;
   }
-  const int x = (get_group_id(0) % tiles_across) * TILE_WIDTH + lane;
-  const int y = (get_group_id(0) / tiles_across) * TILE_HEIGHT + row;
+  const int x = get_group_id(0) * TILE_WIDTH + lane, y = get_group_id(1) * TILE_HEIGHT + row;
   if (x >= width || y >= height) return;
   const int i = y * width + x;
   if (!image[i]) return;

@@ -65,26 +65,28 @@ int find_root_global(volatile __global int* parent, int i) {
 void unite_local(volatile __local int* parent, int a, int b) {}
 void unite_global(volatile __global int* parent, int a, int b) {}
 
-// One work-group of TILE_WIDTH * TILE_HEIGHT work-items per tile (tiles
-// numbered row by row, tiles_across per row), work-item t at the tile's row
-// t / TILE_WIDTH, column t % TILE_WIDTH. Leaves in forest[i], for each pixel
+// One work-group of TILE_WIDTH × TILE_HEIGHT work-items per tile, on a 2-D
+// launch, x first: group (get_group_id(0), get_group_id(1)) is the tile that
+// many tiles across and down, and its work-item (get_local_id(0),
+// get_local_id(1)) the pixel that many columns across and rows down in it.
+// Leaves in forest[i], for each pixel
 // i of the tile, -1 for background or the global index of its root within
 // the tile (the tile's union-find, in local memory: the tile as if nothing
 // lay outside it).
-__kernel void label_tiles(__global const uchar* image, const int height, const int width, const int tiles_across,
-                          __global int* forest) {
+__kernel void label_tiles(__global const uchar* image, const int height, const int width, __global int* forest) {
   // TODO: parent[] in __local memory, every pixel its own root; unite each
   // foreground pixel with the neighbours of its join_mask that lie inside
   // the tile; then each pixel's root, as a global index. What must every
   // work-item wait for, and when?
 }
 
-// One work-group of 64 work-items per tile: unites, in forest[] (global
+// One work-group of 64 work-items per tile (group (get_group_id(0),
+// get_group_id(1)) is the tile, as for label_tiles): unites, in forest[] (global
 // memory), each pixel on the tile's top row and left column (and right
 // column, for 8) with the neighbours of its join_mask that lie outside the
 // tile. Enqueued only when there is more than one tile.
 __kernel void merge_tile_borders(__global const uchar* image, const int height, const int width,
-                                 const int tiles_across, volatile __global int* forest) {
+                                 volatile __global int* forest) {
   // TODO: which work-item takes which border pixel? Which unions reach
   // outside the tile?
 }
