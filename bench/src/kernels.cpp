@@ -24,7 +24,7 @@ std::string read_text(const std::string& file, const std::string& where) {
 std::string kernel_path(const std::string& path, const std::string& track) {
   if (const char* directory = std::getenv("LADDER_KERNEL_DIR"); directory && *directory)
     return std::string(directory) + "/" + path;
-  if (track == "exercises") {
+  if (track == kExercisesTrack) {
     // "<exercise>/<file>" lives in exercises/<exercise>/kernels/<file>.
     const auto slash = path.find('/');
     return std::string(LADDER_EXERCISES_SOURCE_DIR) + "/" + path.substr(0, slash) + "/kernels/" + path.substr(slash + 1);
@@ -46,7 +46,7 @@ std::string kernel_file(const std::string& path, const std::string& track) {
 std::string kernel_source(const std::string& path, const std::string& track) {
   if (const char* directory = std::getenv("LADDER_KERNEL_DIR"); directory && *directory)
     return read_text(kernel_path(path, track), "LADDER_KERNEL_DIR");
-  if (track == "exercises") return read_text(kernel_path(path, track), "the exercises track's kernel");
+  if (track == kExercisesTrack) return read_text(kernel_path(path, track), "the exercises track's kernel");
   for (const auto& kernel : embedded_kernels())
     if (path == kernel.path) return kernel.source;
   throw UsageError("no OpenCL kernel " + path + " was embedded in this build");

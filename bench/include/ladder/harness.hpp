@@ -16,6 +16,7 @@
 
 #include "ladder/problem.hpp"
 #include "ladder/backends.hpp"
+#include "ladder/track.hpp"
 
 namespace ladder {
 
@@ -136,7 +137,7 @@ struct RunRequest {
   std::vector<std::string> variants;  // empty: every rung of the exercise
   std::uint64_t seed = 1;
   int threads = 0;  // OpenMP threads for this request; 0 = as the run was started
-  std::string track = "solutions";  // or "exercises": the participant's rungs
+  std::string track = kSolutionsTrack;  // or kExercisesTrack: the participant's rungs
 };
 
 // The problem's ladder: its rungs() in their order (the ladder a reader

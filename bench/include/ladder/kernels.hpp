@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "ladder/track.hpp"
+
 namespace ladder {
 
 struct EmbeddedKernel {
@@ -16,9 +18,9 @@ const std::vector<EmbeddedKernel>& embedded_kernels();
 
 // The source of "<exercise>/<file>.cl" for the given track; UsageError
 // when it cannot be found.
-std::string kernel_source(const std::string& path, const std::string& track = "solutions");
+std::string kernel_source(const std::string& path, const std::string& track = kSolutionsTrack);
 // The file that kernel_source reads for that path and track, as a person
 // would open it to edit: the participant's exercises/<exercise>/kernels/<file>.
-std::string kernel_file(const std::string& path, const std::string& track = "solutions");
+std::string kernel_file(const std::string& path, const std::string& track = kSolutionsTrack);
 
 }  // namespace ladder

@@ -14,11 +14,9 @@
 
 #include "ladder/problem.hpp"
 #include "ladder/rung.hpp"
+#include "ladder/track.hpp"
 
 namespace ladder {
-
-inline const std::string kSolutionsTrack = "solutions";
-inline const std::string kExercisesTrack = "exercises";
 
 struct RungContext {
   Params params;
