@@ -3,6 +3,7 @@
 // output per thread. The host side is given: buffers, copies, the launch.
 #include <string>
 
+#include "bench/problems/convolution.hpp"
 #include "kernels/convolution_tiles.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -18,24 +19,21 @@ class CudaConvolution final : public CudaRung {
     image_ = inputs.at("image").view<float>();
     kernel_ = inputs.at("kernel").view<float>();
     output_ = outputs.at("output").view<float>();
-    height_ = static_cast<int>(inputs.at("image").shape()[0]);
-    width_ = static_cast<int>(inputs.at("image").shape()[1]);
-    rows_ = static_cast<int>(inputs.at("kernel").shape()[0]);
-    columns_ = static_cast<int>(inputs.at("kernel").shape()[1]);
+    sizes_ = convolution::sizes_of(inputs);
     if (kernel_.size() > static_cast<std::size_t>(kConvMaxWeights))
       throw DeviceError("cuda: this rung keeps at most " + std::to_string(kConvMaxWeights) +
                         " weights in __constant__ memory; the kernel has " + std::to_string(kernel_.size()));
     // The tile grows with the kernel: above 48 KiB a kernel must ask for more.
-    shared_bytes_ = std::size_t(kConvTile + rows_ - 1) * (kConvTile + columns_ - 1) * sizeof(float);
+    shared_bytes_ = std::size_t(kConvTile + sizes_.rows - 1) * (kConvTile + sizes_.columns - 1) * sizeof(float);
     if (shared_bytes_ > properties().sharedMemPerBlockOptin)
-      throw DeviceError("cuda: a " + std::to_string(rows_) + "×" + std::to_string(columns_) + " kernel needs a " +
-                        std::to_string(shared_bytes_ / 1024) + " KiB shared-memory tile, more than this GPU allows");
+      throw DeviceError("cuda: a " + std::to_string(sizes_.rows) + "×" + std::to_string(sizes_.columns) +
+                        " kernel needs a " + std::to_string(shared_bytes_ / 1024) +
+                        " KiB shared-memory tile, more than this GPU allows");
     LADDER_CUDA_CHECK(cudaFuncSetAttribute(convolve_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(shared_bytes_)));
     d_image_ = DeviceBuffer<float>(image_.size());
     d_output_ = DeviceBuffer<float>(output_.size());
-    const int out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
-    grid_ = dim3(ceil_div(out_width, kConvTile), ceil_div(out_height, kConvTile));
+    grid_ = dim3(ceil_div(sizes_.out_width(), kConvTile), ceil_div(sizes_.out_height(), kConvTile));
 #ifdef LADDER_TODO_CUDA_KERNEL  // kernels/convolution_tiles.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);
 #endif
@@ -47,9 +45,9 @@ class CudaConvolution final : public CudaRung {
                                               cudaMemcpyHostToDevice, stream()));
   }
   void compute() override {
-    const int out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
     convolve_tiles<<<grid_, dim3(kConvTile, kConvTile), shared_bytes_, stream()>>>(
-        d_image_.data(), height_, width_, rows_, columns_, d_output_.data(), out_height, out_width);
+        d_image_.data(), sizes_.height, sizes_.width, sizes_.rows, sizes_.columns, d_output_.data(),
+        sizes_.out_height(), sizes_.out_width());
     LADDER_CUDA_CHECK_LAUNCH();
   }
   void download() override { copy_to_host(output_, d_output_); }
@@ -57,7 +55,7 @@ class CudaConvolution final : public CudaRung {
  private:
   std::span<const float> image_, kernel_;
   std::span<float> output_;
-  int height_ = 0, width_ = 0, rows_ = 0, columns_ = 0;
+  convolution::Sizes sizes_;
   DeviceBuffer<float> d_image_, d_output_;
   std::size_t shared_bytes_ = 0;
   dim3 grid_;

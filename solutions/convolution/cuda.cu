@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/problems/convolution.hpp"
 #include "kernels/convolution/convolution_tiles.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -19,11 +20,8 @@ class CudaConvolution final : public CudaRung {
   void prepare(const Arrays& inputs, Arrays& outputs) override {
     image_ = inputs.at("image").view<float>();
     output_ = outputs.at("output").view<float>();
-    height_ = static_cast<int>(inputs.at("image").shape()[0]);
-    width_ = static_cast<int>(inputs.at("image").shape()[1]);
-    rows_ = static_cast<int>(inputs.at("kernel").shape()[0]);
-    columns_ = static_cast<int>(inputs.at("kernel").shape()[1]);
-    rows_padded_ = round_up(rows_, kConvChunk);
+    sizes_ = convolution::sizes_of(inputs);
+    rows_padded_ = round_up(sizes_.rows, kConvChunk);
 
     // The weights as the kernel reads them: flipped (a convolution reads the
     // kernel backwards), padded with zero rows to whole chunks of 4 rows, and
@@ -31,21 +29,23 @@ class CudaConvolution final : public CudaRung {
     // rearranged once on the host; upload() copies them.
     const auto kernel = inputs.at("kernel").view<float>();
     auto weight = [&](int a, int b) {
-      return a < rows_ ? kernel[(rows_ - 1 - a) * columns_ + (columns_ - 1 - b)] : 0.0f;
+      return a < sizes_.rows ? kernel[(sizes_.rows - 1 - a) * sizes_.columns + (sizes_.columns - 1 - b)] : 0.0f;
     };
     h_weights_.clear();
     for (int a0 = 0; a0 < rows_padded_; a0 += kConvChunk)
-      for (int b = 0; b < columns_; ++b)
+      for (int b = 0; b < sizes_.columns; ++b)
         h_weights_.push_back(make_float4(weight(a0, b), weight(a0 + 1, b), weight(a0 + 2, b), weight(a0 + 3, b)));
     constant_weights_ = h_weights_.size() <= kConvConstantChunks;
     if (!constant_weights_) d_weights_ = DeviceBuffer<float4>(h_weights_.size());
 
     // The tile grows with the kernel: above 48 KiB a kernel must ask for
     // more shared memory, up to the device's limit per block.
-    shared_bytes_ = std::size_t(kConvTileHeight + rows_padded_ - 1) * (kConvTileWidth + columns_ - 1) * sizeof(float);
+    shared_bytes_ =
+        std::size_t(kConvTileHeight + rows_padded_ - 1) * (kConvTileWidth + sizes_.columns - 1) * sizeof(float);
     if (shared_bytes_ > properties().sharedMemPerBlockOptin)
-      throw DeviceError("cuda: a " + std::to_string(rows_) + "×" + std::to_string(columns_) + " kernel needs a " +
-                        std::to_string(shared_bytes_ / 1024) + " KiB shared-memory tile, more than the " +
+      throw DeviceError("cuda: a " + std::to_string(sizes_.rows) + "×" + std::to_string(sizes_.columns) +
+                        " kernel needs a " + std::to_string(shared_bytes_ / 1024) +
+                        " KiB shared-memory tile, more than the " +
                         std::to_string(properties().sharedMemPerBlockOptin / 1024) +
                         " KiB a block may have on this GPU; the cuda_fft rung takes any kernel size");
     convolve_ = constant_weights_ ? convolve_strips<true> : convolve_strips<false>;
@@ -58,9 +58,7 @@ class CudaConvolution final : public CudaRung {
 
     d_image_ = DeviceBuffer<float>(image_.size());
     d_output_ = DeviceBuffer<float>(output_.size());
-    const int out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
-    grid_ =
-        dim3(ceil_div(out_width, kConvTileWidth), ceil_div(out_height, kConvTileHeight));
+    grid_ = dim3(ceil_div(sizes_.out_width(), kConvTileWidth), ceil_div(sizes_.out_height(), kConvTileHeight));
   }
 
   void upload() override {
@@ -73,10 +71,9 @@ class CudaConvolution final : public CudaRung {
       copy_to_device(d_weights_, std::span<const float4>(h_weights_));
   }
   void compute() override {
-    const int out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
     convolve_<<<grid_, dim3(kConvThreadsX, kConvThreadsY), shared_bytes_, stream()>>>(
-        d_image_.data(), height_, width_, d_weights_.data(), rows_, rows_padded_, columns_, d_output_.data(),
-        out_height, out_width);
+        d_image_.data(), sizes_.height, sizes_.width, d_weights_.data(), sizes_.rows, rows_padded_, sizes_.columns,
+        d_output_.data(), sizes_.out_height(), sizes_.out_width());
     LADDER_CUDA_CHECK_LAUNCH();
   }
   void download() override { copy_to_host(output_, d_output_); }
@@ -85,7 +82,8 @@ class CudaConvolution final : public CudaRung {
   using Kernel = void (*)(const float*, int, int, const float4*, int, int, int, float*, int, int);
   std::span<const float> image_;
   std::span<float> output_;
-  int height_ = 0, width_ = 0, rows_ = 0, columns_ = 0, rows_padded_ = 0;
+  convolution::Sizes sizes_;
+  int rows_padded_ = 0;
   std::vector<float4> h_weights_;
   bool constant_weights_ = true;
   DeviceBuffer<float> d_image_, d_output_;

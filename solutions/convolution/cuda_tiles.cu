@@ -7,6 +7,7 @@
 // outputs.
 #include <string>
 
+#include "bench/problems/convolution.hpp"
 #include "kernels/convolution/convolution_simple_tiles.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -22,17 +23,15 @@ class CudaTilesConvolution final : public CudaRung {
     image_ = inputs.at("image").view<float>();
     kernel_ = inputs.at("kernel").view<float>();
     output_ = outputs.at("output").view<float>();
-    height_ = static_cast<int>(inputs.at("image").shape()[0]);
-    width_ = static_cast<int>(inputs.at("image").shape()[1]);
-    rows_ = static_cast<int>(inputs.at("kernel").shape()[0]);
-    columns_ = static_cast<int>(inputs.at("kernel").shape()[1]);
+    sizes_ = convolution::sizes_of(inputs);
 
     // The tile grows with the kernel: above 48 KiB a kernel must ask for
     // more shared memory, up to the device's limit per block.
-    shared_bytes_ = std::size_t(kTilesBlock + rows_ - 1) * (kTilesBlock + columns_ - 1) * sizeof(float);
+    shared_bytes_ = std::size_t(kTilesBlock + sizes_.rows - 1) * (kTilesBlock + sizes_.columns - 1) * sizeof(float);
     if (shared_bytes_ > properties().sharedMemPerBlockOptin)
-      throw DeviceError("cuda_tiles: a " + std::to_string(rows_) + "×" + std::to_string(columns_) + " kernel needs a " +
-                        std::to_string(shared_bytes_ / 1024) + " KiB shared-memory tile, more than the " +
+      throw DeviceError("cuda_tiles: a " + std::to_string(sizes_.rows) + "×" + std::to_string(sizes_.columns) +
+                        " kernel needs a " + std::to_string(shared_bytes_ / 1024) +
+                        " KiB shared-memory tile, more than the " +
                         std::to_string(properties().sharedMemPerBlockOptin / 1024) +
                         " KiB a block may have on this GPU; the cuda_fft rung takes any kernel size");
     constant_weights_ = kernel_.size() <= std::size_t{kTilesConstantWeights};
@@ -43,8 +42,7 @@ class CudaTilesConvolution final : public CudaRung {
 
     d_image_ = DeviceBuffer<float>(image_.size());
     d_output_ = DeviceBuffer<float>(output_.size());
-    out_height_ = height_ + rows_ - 1, out_width_ = width_ + columns_ - 1;
-    grid_ = dim3(ceil_div(out_width_, kTilesBlock), ceil_div(out_height_, kTilesBlock));
+    grid_ = dim3(ceil_div(sizes_.out_width(), kTilesBlock), ceil_div(sizes_.out_height(), kTilesBlock));
   }
 
   void upload() override {
@@ -57,8 +55,8 @@ class CudaTilesConvolution final : public CudaRung {
   }
   void compute() override {
     convolve_<<<grid_, dim3(kTilesBlock, kTilesBlock), shared_bytes_, stream()>>>(
-        d_image_.data(), height_, width_, d_weights_.data(), rows_, columns_, d_output_.data(), out_height_,
-        out_width_);
+        d_image_.data(), sizes_.height, sizes_.width, d_weights_.data(), sizes_.rows, sizes_.columns, d_output_.data(),
+        sizes_.out_height(), sizes_.out_width());
     LADDER_CUDA_CHECK_LAUNCH();
   }
   void download() override { copy_to_host(output_, d_output_); }
@@ -67,7 +65,7 @@ class CudaTilesConvolution final : public CudaRung {
   using Kernel = void (*)(const float*, int, int, const float*, int, int, float*, int, int);
   std::span<const float> image_, kernel_;
   std::span<float> output_;
-  int height_ = 0, width_ = 0, rows_ = 0, columns_ = 0, out_height_ = 0, out_width_ = 0;
+  convolution::Sizes sizes_;
   bool constant_weights_ = true;
   DeviceBuffer<float> d_image_, d_output_, d_weights_;
   Kernel convolve_ = nullptr;
