@@ -1,21 +1,21 @@
 // ladder: the one program of hpc-ladder (docs/design.md, "The command line").
 // Errors are caught here and turned into one message and an exit status:
 // 1 a rung failed its check, 2 bad usage or input, 3 a device failed.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
-#include <iomanip>
-#include <iostream>
-#include <memory>
-#include <set>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
-
-#include <unistd.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -63,7 +63,8 @@ long parse_integer(const std::string& option, const std::string& text, long min,
 double parse_positive(const std::string& option, const std::string& text) {
   char* end = nullptr;
   double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(value > 0)) throw UsageError(option + " " + text + ": expected a positive number");
+  if (text.empty() || *end != '\0' || !(value > 0))
+    throw UsageError(option + " " + text + ": expected a positive number");
   return value;
 }
 
@@ -80,7 +81,8 @@ RunOptions run_options(const Arguments& args) {
   options.pinned = args.flag("--pinned");
   options.warm = args.flag("--warm");
   if (args.flag("--threads")) options.threads = parse_integer("--threads", args.value("--threads"), 1, 4096);
-  if (args.flag("--cuda-device")) options.cuda_device = parse_integer("--cuda-device", args.value("--cuda-device"), 0, 1024);
+  if (args.flag("--cuda-device"))
+    options.cuda_device = parse_integer("--cuda-device", args.value("--cuda-device"), 0, 1024);
   options.opencl_device = args.value("--opencl-device");
 #ifdef _OPENMP
   if (options.threads > 0) omp_set_num_threads(options.threads);
@@ -122,22 +124,31 @@ int command_list(const Arguments& args) {
       const RungEntry* entry = find_rung(name, rung);
       Backend backend = entry ? entry->backend : backend_of(rung);
       Availability availability = rung_availability(name, rung, kSolutionsTrack, options);
-      rungs.push_back({{"name", rung}, {"backend", backend_name(backend)}, {"built", entry != nullptr},
-                       {"runs_here", availability.available}, {"reason", availability.reason}});
+      rungs.push_back({{"name", rung},
+                       {"backend", backend_name(backend)},
+                       {"built", entry != nullptr},
+                       {"runs_here", availability.available},
+                       {"reason", availability.reason}});
     }
     nlohmann::ordered_json sizes = nlohmann::ordered_json::object();
     for (const auto& preset : problem->sizes()) sizes[preset.name] = preset.values;
     nlohmann::ordered_json params = nlohmann::ordered_json::array();
     for (const auto& spec : problem->params()) {
       nlohmann::ordered_json param = {{"name", spec.name}, {"description", spec.description}};
-      if (spec.choices.empty()) param["min"] = spec.min, param["max"] = spec.max;
-      else param["choices"] = spec.choices;
+      if (spec.choices.empty())
+        param["min"] = spec.min, param["max"] = spec.max;
+      else
+        param["choices"] = spec.choices;
       params.push_back(param);
     }
     nlohmann::ordered_json inputs = nlohmann::ordered_json::array();
     for (const auto& input : problem->inputs()) inputs.push_back({{"name", input.name}, {"accepted", input.accepted}});
-    list.push_back({{"exercise", name}, {"summary", problem->summary()}, {"rungs", rungs}, {"sizes", sizes},
-                    {"parameters", params}, {"inputs", inputs}});
+    list.push_back({{"exercise", name},
+                    {"summary", problem->summary()},
+                    {"rungs", rungs},
+                    {"sizes", sizes},
+                    {"parameters", params},
+                    {"inputs", inputs}});
   }
   if (args.flag("--json")) {
     std::cout << list.dump(2) << '\n';
@@ -149,14 +160,16 @@ int command_list(const Arguments& args) {
     for (const auto& [size, values] : exercise["sizes"].items()) {
       std::cout << ' ' << size << " (";
       bool first = true;
-      for (const auto& [key, value] : values.items()) std::cout << (first ? "" : ", ") << key << '=' << value.get<std::string>(), first = false;
+      for (const auto& [key, value] : values.items())
+        std::cout << (first ? "" : ", ") << key << '=' << value.get<std::string>(), first = false;
       std::cout << ')';
     }
     std::cout << '\n';
     for (const auto& rung : exercise["rungs"]) {
       std::cout << "  " << std::left << std::setw(16) << rung["name"].get<std::string>() << std::setw(8)
                 << rung["backend"].get<std::string>()
-                << (rung["runs_here"].get<bool>() ? "runs here" : "cannot run here: " + rung["reason"].get<std::string>())
+                << (rung["runs_here"].get<bool>() ? "runs here"
+                                                  : "cannot run here: " + rung["reason"].get<std::string>())
                 << '\n';
     }
   }
@@ -169,7 +182,8 @@ int command_devices(const Arguments& args) {
     std::cout << devices.dump(2) << '\n';
     return 0;
   }
-  std::cout << "CUDA devices:" << (devices["cuda"].empty() ? " none (" + cuda_availability({}).reason + ")" : "") << '\n';
+  std::cout << "CUDA devices:" << (devices["cuda"].empty() ? " none (" + cuda_availability({}).reason + ")" : "")
+            << '\n';
   for (const auto& d : devices["cuda"])
     std::cout << "  " << d["index"] << ": " << d["name"].get<std::string>() << " (compute capability "
               << d["compute_capability"].get<std::string>() << ", " << d["multiprocessors"] << " SMs, "
@@ -247,8 +261,10 @@ std::vector<RunRequest> run_requests(const Arguments& args) {
     for (const auto& value : sweep_values) {
       Params swept = overrides;
       int threads = 0;
-      if (sweep_name == "threads") threads = static_cast<int>(parse_integer("--sweep threads", value, 1, 4096));
-      else if (!sweep_name.empty()) swept.set(sweep_name, value);
+      if (sweep_name == "threads")
+        threads = static_cast<int>(parse_integer("--sweep threads", value, 1, 4096));
+      else if (!sweep_name.empty())
+        swept.set(sweep_name, value);
       const auto rungs = chosen_rungs(*problem, split_list(args.value("--variants")));
       RunRequest request{exercise, args.value("--size", "workshop"), swept, rungs, seed, threads, checked_track(args)};
       refuse_unless_memory_suffices(*problem, problem->resolve(request.size, swept), memory_limit);
@@ -303,6 +319,8 @@ Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, cons
     if (measured.host_to_device_pinned > 0)
       std::cerr << "; PCIe (pinned) " << gigabytes_per_s(measured.host_to_device_pinned) << " up, "
                 << gigabytes_per_s(measured.device_to_host_pinned) << " down";
+    if (measured.both_directions_pinned > 0)
+      std::cerr << ", " << gigabytes_per_s(measured.both_directions_pinned) << " both ways at once";
     std::cerr << '\n';
     return measured;
   };
@@ -315,8 +333,9 @@ int command_run(const Arguments& args) {
   const RunOptions options = run_options(args);
   const TimingPolicy policy = timing_policy(args);
   const std::string out = args.value("--out", "ladder-results.json");
-  const int replicates =
-      args.flag("--replicates") ? static_cast<int>(parse_integer("--replicates", args.value("--replicates"), 1, 100)) : 1;
+  const int replicates = args.flag("--replicates")
+                             ? static_cast<int>(parse_integer("--replicates", args.value("--replicates"), 1, 100))
+                             : 1;
   const std::vector<RunRequest> requests = run_requests(args);
 
   // A device named on the command line must be there before any work starts.
@@ -353,8 +372,8 @@ int command_run(const Arguments& args) {
   readings.ticks_after = read_cpu_ticks();
   readings.load_after = read_host_load();
   if (readings.load_after.one_minute > cores + 1)
-    std::cerr << "warning: the machine was loaded during the run (load average " << readings.load_after.one_minute << " on "
-              << cores << " hardware threads at the end)\n";
+    std::cerr << "warning: the machine was loaded during the run (load average " << readings.load_after.one_minute
+              << " on " << cores << " hardware threads at the end)\n";
   nlohmann::json document = {{"schema_version", kSchemaVersion},
                              {"context", run_context(options, ceilings, args.command_line, readings)},
                              {"results", results}};
@@ -402,7 +421,8 @@ constexpr std::size_t kSimulatedCaseLimit = std::size_t{4} << 20;
 
 int check_for_races(const Arguments& args) {
   if (std::system("command -v oclgrind > /dev/null 2>&1") != 0)
-    throw UsageError("--race runs the OpenCL rungs on Oclgrind, which is not installed (Debian: apt-get install oclgrind)");
+    throw UsageError(
+        "--race runs the OpenCL rungs on Oclgrind, which is not installed (Debian: apt-get install oclgrind)");
   auto problem = make_problem(args.positional[0]);
   std::string rungs;
   for (const auto& rung : chosen_rungs(*problem, split_list(args.value("--variants"))))
@@ -473,8 +493,8 @@ CheckVerdict check_rung(const Problem& problem, const std::string& rung, const s
     }
     std::string failure;
     try {
-      CheckResult result = problem.check(run_once(*entry, inputs, params, options, problem),
-                                         problem.reference(inputs, params));
+      CheckResult result =
+          problem.check(run_once(*entry, inputs, params, options, problem), problem.reference(inputs, params));
       if (!result.ok) failure = result.detail;
     } catch (const NotImplemented& error) {
       return {CheckVerdict::not_implemented, "not implemented (" + std::string(error.what()) + ")"};
@@ -484,7 +504,8 @@ CheckVerdict check_rung(const Problem& problem, const std::string& rung, const s
     if (!failure.empty()) {
       // The case and its seed, and the run that shows the same input again.
       std::string where, again;
-      for (const auto& [key, value] : params.values()) where += " " + key + "=" + value, again += " --param " + key + "=" + value;
+      for (const auto& [key, value] : params.values())
+        where += " " + key + "=" + value, again += " --param " + key + "=" + value;
       const std::string seed = std::to_string(i + 1);
       return {CheckVerdict::fail, "FAIL case" + where + " seed=" + seed + ": " + failure + " (again: ladder run " +
                                       problem.name() + " --variants " + rung +
@@ -532,7 +553,8 @@ void add_exercise_times(const Problem& problem, const std::string& size, std::ve
 }
 
 int command_check(const Arguments& args) {
-  if (args.positional.size() != 1) throw UsageError("`ladder check` takes one exercise, e.g. `ladder check vector_add`");
+  if (args.positional.size() != 1)
+    throw UsageError("`ladder check` takes one exercise, e.g. `ladder check vector_add`");
   if (args.flag("--race")) return check_for_races(args);
   const std::string track = checked_track(args);
   const RunOptions options = run_options(args);
@@ -547,7 +569,8 @@ int command_check(const Arguments& args) {
       simulated ? static_cast<std::size_t>(parse_integer(kSimulatedCaseBytes, simulated, 1, 1L << 40)) : SIZE_MAX;
   // Every case, and the size the exercises track times, must fit before any work.
   const MemoryLimit memory_limit = host_memory_limit();
-  for (const auto& overrides : cases) refuse_unless_memory_suffices(*problem, problem->resolve("tiny", overrides), memory_limit);
+  for (const auto& overrides : cases)
+    refuse_unless_memory_suffices(*problem, problem->resolve("tiny", overrides), memory_limit);
   if (track == kExercisesTrack) refuse_unless_memory_suffices(*problem, timed_params, memory_limit);
   std::cout << problem->name() << ", " << track << " track"
             << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "") << ":\n";
@@ -571,7 +594,8 @@ int command_check(const Arguments& args) {
 }
 
 int command_solve(const Arguments& args) {
-  if (args.positional.size() != 1) throw UsageError("`ladder solve` takes one exercise, e.g. `ladder solve vector_add`");
+  if (args.positional.size() != 1)
+    throw UsageError("`ladder solve` takes one exercise, e.g. `ladder solve vector_add`");
   auto problem = make_problem(args.positional[0]);
   std::string rung = args.value("--variant");
   if (rung.empty()) throw UsageError("`ladder solve` needs --variant RUNG (e.g. --variant serial)");
@@ -584,7 +608,8 @@ int command_solve(const Arguments& args) {
   params.validate(problem->params(), problem->name());
   for (const auto& spec : problem->params())
     if (spec.generator_only && params.has(spec.name))
-      throw UsageError("parameter " + spec.name + " sets the size of generated inputs; `solve` takes it from the input files");
+      throw UsageError("parameter " + spec.name +
+                       " sets the size of generated inputs; `solve` takes it from the input files");
 
   std::string expected_names;
   for (const auto& input : problem->inputs()) expected_names += " " + input.name + "=FILE.npy";
@@ -596,7 +621,8 @@ int command_solve(const Arguments& args) {
     auto [name, path] = split_assignment(text, "--input");
     bool known = false;
     for (const auto& input : problem->inputs()) known |= input.name == name;
-    if (!known) throw UsageError("unknown input '" + name + "' for " + problem->name() + " (accepted:" + expected_names + ")");
+    if (!known)
+      throw UsageError("unknown input '" + name + "' for " + problem->name() + " (accepted:" + expected_names + ")");
     if (paths.count(name)) throw UsageError("input '" + name + "' given twice");
     paths[name] = path;
     shapes[name] = is_fits_path(path) ? read_fits_shape(path) : read_npy_shape(path);
@@ -604,7 +630,8 @@ int command_solve(const Arguments& args) {
   }
   for (const auto& input : problem->inputs())
     if (!paths.count(input.name))
-      throw UsageError("missing input '" + input.name + "' for " + problem->name() + " (expected:" + expected_names + ")");
+      throw UsageError("missing input '" + input.name + "' for " + problem->name() + " (expected:" + expected_names +
+                       ")");
   refuse_unless_memory_suffices(problem->host_bytes(shapes, params), host_memory_limit(), problem->name() + files,
                                 "try smaller inputs (e.g. a crop, or fewer frames) or --param values");
   Arrays inputs;
@@ -621,8 +648,8 @@ int command_solve(const Arguments& args) {
 
   const RungEntry* entry = find_rung(problem->name(), rung);
   if (entry == nullptr)  // a usage error: this build cannot have it (a missing device is run_once's device error)
-    throw UsageError("rung " + rung + " of " + problem->name() + " cannot run here: " +
-                     rung_availability(problem->name(), rung, kSolutionsTrack, options).reason);
+    throw UsageError("rung " + rung + " of " + problem->name() +
+                     " cannot run here: " + rung_availability(problem->name(), rung, kSolutionsTrack, options).reason);
   Arrays outputs = run_once(*entry, inputs, params, options, *problem);
   problem->save(output, outputs, inputs, params);
   return 0;
@@ -631,7 +658,8 @@ int command_solve(const Arguments& args) {
 // The inputs a run would time, and the reference outputs, as .npy files:
 // for peers (NumPy, CuPy) timed on the same bytes, and for participants.
 int command_generate(const Arguments& args) {
-  if (args.positional.size() != 1) throw UsageError("`ladder generate` takes one exercise, e.g. `ladder generate vector_add`");
+  if (args.positional.size() != 1)
+    throw UsageError("`ladder generate` takes one exercise, e.g. `ladder generate vector_add`");
   std::string directory = args.value("--out");
   if (directory.empty()) throw UsageError("`ladder generate` needs --out DIRECTORY");
   auto problem = make_problem(args.positional[0]);
@@ -662,11 +690,14 @@ int command_generate(const Arguments& args) {
     save((staging / name).string());
   };
   try {
-    for (const auto& [name, array] : inputs) write(name + ".npy", [&](const std::string& path) { write_npy(path, array); });
+    for (const auto& [name, array] : inputs)
+      write(name + ".npy", [&](const std::string& path) { write_npy(path, array); });
     for (const auto& [name, array] : expected)
       write("expected_" + name + ".npy", [&](const std::string& path) { write_npy(path, array); });
-    nlohmann::ordered_json about = {{"exercise", problem->name()}, {"size", args.value("--size", "workshop")},
-                                    {"parameters", params.values()}, {"seed", seed}};
+    nlohmann::ordered_json about = {{"exercise", problem->name()},
+                                    {"size", args.value("--size", "workshop")},
+                                    {"parameters", params.values()},
+                                    {"seed", seed}};
     write("inputs.json", [&](const std::string& path) { write_file_atomically(path, about.dump(2) + "\n"); });
     if (!fs::exists(target, error) || fs::is_empty(target, error)) {
       fs::remove(target, error);
@@ -709,14 +740,16 @@ int hand_over_to_python(const std::string& script, std::vector<std::string> argu
 }
 
 int command_report(const Arguments& args) {
-  if (args.positional.size() != 1) throw UsageError("`ladder report` takes one results file: ladder report RESULTS.json");
+  if (args.positional.size() != 1)
+    throw UsageError("`ladder report` takes one results file: ladder report RESULTS.json");
   std::vector<std::string> arguments = {args.positional[0]};
   if (args.flag("--out")) arguments.insert(arguments.end(), {"--out", args.value("--out")});
   return hand_over_to_python("ladder_report.py", arguments);
 }
 
 int command_compare(const Arguments& args) {
-  if (args.positional.size() != 2) throw UsageError("`ladder compare` takes two results files: ladder compare A.json B.json");
+  if (args.positional.size() != 2)
+    throw UsageError("`ladder compare` takes two results files: ladder compare A.json B.json");
   std::vector<std::string> arguments = args.positional;
   for (const char* option : {"--device-floor", "--host-floor"})
     if (args.flag(option)) arguments.insert(arguments.end(), {option, args.value(option)});

@@ -279,6 +279,19 @@ double bytes_of(const Arrays& arrays) {
 // every check case (small, awkward sizes): the shapes it expects are the
 // shapes generate() makes, and its bytes cover what the case allocates
 // (inputs, the reference's outputs, a rung's outputs) without being absurd.
+TEST(TransferBoundTest, IsTheSlowerDirectionAloneOrBothAtTheirJointRate) {
+  DeviceCeilings link;
+  const Work work{.bytes = 0, .operations = 0, .bytes_in = 6e9, .bytes_out = 3e9};
+  EXPECT_EQ(transfer_bound(link, work), 0) << "an unmeasured link bounds nothing";
+  link.host_to_device_pinned = 50e9, link.device_to_host_pinned = 25e9;
+  // Full duplex, with no joint rate measured: the slower direction, 0.12 s each way.
+  EXPECT_DOUBLE_EQ(transfer_bound(link, work), 0.12);
+  link.both_directions_pinned = 100e9;  // the host feeds both at full rate: no change
+  EXPECT_DOUBLE_EQ(transfer_bound(link, work), 0.12);
+  link.both_directions_pinned = 60e9;  // it does not: 9 GB at 60 GB/s
+  EXPECT_DOUBLE_EQ(transfer_bound(link, work), 0.15);
+}
+
 TEST(HarnessMemoryTest, EachProblemPredictsWhatItsCasesAllocateAndAtMost20TimesThat) {
   for (const auto& name : exercise_names()) {
     auto problem = make_problem(name);

@@ -1,6 +1,6 @@
 // The device's own limits, measured once per run: device-to-device copy
 // bandwidth (what a streaming kernel can hope for) and PCIe bandwidth in
-// both directions, pinned and pageable.
+// each direction, pinned and pageable, and pinned in both at once.
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
@@ -38,7 +38,7 @@ DeviceCeilings measure_cuda_ceilings(const RunOptions& options) {
   LADDER_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
   ceilings.device = properties.name;
 
-  const std::size_t copy_bytes = std::size_t{512} << 20;      // well above any L2
+  const std::size_t copy_bytes = std::size_t{512} << 20;  // well above any L2
   const std::size_t transfer_bytes = std::size_t{256} << 20;
   DeviceBuffer<std::byte> source(copy_bytes), target(copy_bytes);
   CudaStream stream;  // after the buffers: destroyed first, it waits for its copies
@@ -60,8 +60,20 @@ DeviceCeilings measure_cuda_ceilings(const RunOptions& options) {
         });
   };
   {
-    PinnedHostBuffer<std::byte> pinned(transfer_bytes);  // freed before the pageable buffer is allocated
+    PinnedHostBuffer<std::byte> pinned(transfer_bytes), pinned_out(transfer_bytes);  // freed before the pageable buffer
     transfer_rates(pinned.data(), ceilings.host_to_device_pinned, ceilings.device_to_host_pinned);
+    // An upload and a download at once, each on its own stream, as a
+    // stream pipeline overlaps them.
+    StreamLanes<2> lanes;
+    ceilings.both_directions_pinned =
+        2.0 * transfer_bytes / best_time(stream.get(), 5, [&] {
+          lanes.fork(stream.get());
+          LADDER_CUDA_CHECK(
+              cudaMemcpyAsync(source.data(), pinned.data(), transfer_bytes, cudaMemcpyHostToDevice, lanes[0]));
+          LADDER_CUDA_CHECK(
+              cudaMemcpyAsync(pinned_out.data(), target.data(), transfer_bytes, cudaMemcpyDeviceToHost, lanes[1]));
+          lanes.join(stream.get());
+        });
   }
   std::unique_ptr<std::byte[]> pageable(new std::byte[transfer_bytes]());
   transfer_rates(pageable.get(), ceilings.host_to_device_pageable, ceilings.device_to_host_pageable);

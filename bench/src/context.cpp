@@ -1,13 +1,13 @@
 // The run's context: enough to explain a difference between two runs from
 // their files alone (docs/design.md, "Measurement rigour").
+#include <sys/utsname.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <thread>
-
-#include <sys/utsname.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -47,17 +47,23 @@ nlohmann::json ceilings_json(const std::optional<DeviceCeilings>& c) {
           {"host_to_device_pinned_bytes_per_s", c->host_to_device_pinned},
           {"device_to_host_pinned_bytes_per_s", c->device_to_host_pinned},
           {"host_to_device_pageable_bytes_per_s", c->host_to_device_pageable},
-          {"device_to_host_pageable_bytes_per_s", c->device_to_host_pageable}};
+          {"device_to_host_pageable_bytes_per_s", c->device_to_host_pageable},
+          {"both_directions_pinned_bytes_per_s", c->both_directions_pinned}};
 }
 
 #ifdef _OPENMP
 const char* proc_bind_name(omp_proc_bind_t bind) {
   switch (bind) {
-    case omp_proc_bind_false: return "false";
-    case omp_proc_bind_true: return "true";
-    case omp_proc_bind_primary: return "primary";
-    case omp_proc_bind_close: return "close";
-    case omp_proc_bind_spread: return "spread";
+    case omp_proc_bind_false:
+      return "false";
+    case omp_proc_bind_true:
+      return "true";
+    case omp_proc_bind_primary:
+      return "primary";
+    case omp_proc_bind_close:
+      return "close";
+    case omp_proc_bind_spread:
+      return "spread";
   }
   return "unknown";
 }
@@ -111,9 +117,7 @@ nlohmann::json probe_json(const std::vector<MachineProbe>& probes) {
   if (probes.empty()) return nullptr;
   nlohmann::json scalar = nlohmann::json::array(), memory = nlohmann::json::array();
   for (const auto& probe : probes) scalar.push_back(probe.scalar_s), memory.push_back(probe.memory_s);
-  return {{"taken", "before each replicate and after the last"},
-          {"scalar_chain_s", scalar},
-          {"memory_pass_s", memory}};
+  return {{"taken", "before each replicate and after the last"}, {"scalar_chain_s", scalar}, {"memory_pass_s", memory}};
 }
 
 // The share of all CPU time the hypervisor gave to others during the run.

@@ -1,18 +1,18 @@
 #include "ladder/harness.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <iomanip>
+#include <iostream>
 #include <memory>
 #include <numeric>
 #include <optional>
 #include <ostream>
 #include <sstream>
-#include <iostream>
-
-#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -28,21 +28,22 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // When the run last printed a line: a figure that keeps it silent for
 // TimingPolicy::progress_every seconds prints one (a slow naive rung takes minutes).
 Clock::time_point last_output = Clock::now();
 
 nlohmann::json to_json(const Statistics& s) {
-  return {{"median_s", s.median}, {"min_s", s.min},   {"max_s", s.max},
-          {"mean_s", s.mean},     {"cv", s.cv},       {"median_interval", s.median_interval},
+  return {{"median_s", s.median},
+          {"min_s", s.min},
+          {"max_s", s.max},
+          {"mean_s", s.mean},
+          {"cv", s.cv},
+          {"median_interval", s.median_interval},
           {"repetitions", s.samples.size()},
           {"samples_s", s.samples}};
 }
-
 
 // Google Benchmark reporter that keeps GB's own figures for the results
 // JSON and prints nothing: the harness prints its own table.
@@ -132,8 +133,10 @@ void print_row(std::ostream& out, const nlohmann::json& row) {
       << format_time(t["transfer"]["median_s"]);
   auto ratio = [](const nlohmann::json& value) {
     std::ostringstream s;
-    if (value.is_null()) s << "-";
-    else s << std::fixed << std::setprecision(value.get<double>() < 10 ? 2 : 1) << value.get<double>();
+    if (value.is_null())
+      s << "-";
+    else
+      s << std::fixed << std::setprecision(value.get<double>() < 10 ? 2 : 1) << value.get<double>();
     return s.str();
   };
   const auto& naive = t["speedup"]["vs_naive"];
@@ -141,7 +144,8 @@ void print_row(std::ostream& out, const nlohmann::json& row) {
   out << std::setw(9) << ratio(naive["compute"]) << std::setw(8) << ratio(naive["transfer"]) << std::setw(9)
       << ratio(serial["compute"]) << std::setw(8) << ratio(serial["transfer"]);
   const auto& fraction = t["fraction_of_ceiling"]["compute"];
-  if (!fraction.is_null()) out << std::setw(7) << std::fixed << std::setprecision(0) << fraction.get<double>() * 100 << " %";
+  if (!fraction.is_null())
+    out << std::setw(7) << std::fixed << std::setprecision(0) << fraction.get<double>() * 100 << " %";
   out << '\n' << std::flush;
 }
 
@@ -150,10 +154,14 @@ void print_row(std::ostream& out, const nlohmann::json& row) {
 std::string format_time(double seconds) {
   std::ostringstream out;
   out << std::fixed;
-  if (seconds >= 1) out << std::setprecision(2) << seconds << " s";
-  else if (seconds >= 1e-3) out << std::setprecision(3) << seconds * 1e3 << " ms";
-  else if (seconds >= 1e-6) out << std::setprecision(1) << seconds * 1e6 << " us";
-  else out << std::setprecision(0) << seconds * 1e9 << " ns";
+  if (seconds >= 1)
+    out << std::setprecision(2) << seconds << " s";
+  else if (seconds >= 1e-3)
+    out << std::setprecision(3) << seconds * 1e3 << " ms";
+  else if (seconds >= 1e-6)
+    out << std::setprecision(1) << seconds * 1e6 << " us";
+  else
+    out << std::setprecision(0) << seconds * 1e9 << " ns";
   return out.str();
 }
 
@@ -189,7 +197,8 @@ Statistics measure(const std::string& name, const TimingPolicy& policy, const st
     ++done;
     if (progress != nullptr && seconds_since(last_output) >= policy.progress_every) {
       *progress << "    ... " << name << ": repetition " << done << " of " << planned << ", about "
-                << static_cast<long>(std::ceil(static_cast<double>(planned - done) * pilot)) << " s left in this batch\n"
+                << static_cast<long>(std::ceil(static_cast<double>(planned - done) * pilot))
+                << " s left in this batch\n"
                 << std::flush;
       last_output = Clock::now();
     }
@@ -201,7 +210,8 @@ Statistics measure(const std::string& name, const TimingPolicy& policy, const st
   batch = std::clamp<long>(batch, policy.min_repetitions, policy.max_repetitions);
   // Two figures (compute, transfer) share the rung's budget; never fewer than 3 samples.
   const double figure_budget = policy.time_budget / 2;
-  batch = std::max<long>(std::min(batch, static_cast<long>(figure_budget / pilot)), std::min(3, policy.min_repetitions));
+  batch =
+      std::max<long>(std::min(batch, static_cast<long>(figure_budget / pilot)), std::min(3, policy.min_repetitions));
 
   std::vector<double> samples;
   double spent = 0;  // timed seconds so far: the sum of the samples
@@ -231,7 +241,8 @@ void add_speedups(nlohmann::json& rows) {
     auto ratios = [&](const std::string& baseline) {
       nlohmann::json r = {{"compute", nullptr}, {"transfer", nullptr}};
       for (const char* figure : {"compute", "transfer"})
-        if (auto base = median_of(baseline, figure)) r[figure] = *base / row["timings"][figure]["median_s"].get<double>();
+        if (auto base = median_of(baseline, figure))
+          r[figure] = *base / row["timings"][figure]["median_s"].get<double>();
       return r;
     };
     row["timings"]["speedup"] = {{"vs_naive", ratios("naive")}, {"vs_serial", ratios("serial")}};
@@ -275,7 +286,8 @@ nlohmann::json merge_replicates(const std::vector<nlohmann::json>& passes) {
       timings[figure]["replicate_spread"] = replicate_spread(medians);
     }
     for (std::size_t r = 1; r < passes.size(); ++r)
-      for (const auto& run : passes[r]["rungs"][i]["timings"]["google_benchmark"]) timings["google_benchmark"].push_back(run);
+      for (const auto& run : passes[r]["rungs"][i]["timings"]["google_benchmark"])
+        timings["google_benchmark"].push_back(run);
     // Throughput and fraction of ceiling scale with the pooled medians.
     double compute_scale = old_compute / timings["compute"]["median_s"].get<double>();
     double transfer_scale = old_transfer / timings["transfer"]["median_s"].get<double>();
@@ -283,7 +295,8 @@ nlohmann::json merge_replicates(const std::vector<nlohmann::json>& passes) {
     auto& fraction = timings["fraction_of_ceiling"];
     if (!fraction["compute"].is_null()) fraction["compute"] = fraction["compute"].get<double>() * compute_scale;
     if (!fraction["transfer"].is_null())
-      fraction["transfer"] = fraction["transfer"].get<double>() * (row["device_kind"] == "cpu" ? compute_scale : transfer_scale);
+      fraction["transfer"] =
+          fraction["transfer"].get<double>() * (row["device_kind"] == "cpu" ? compute_scale : transfer_scale);
     row["high_spread"] = timings["compute"]["replicate_spread"].get<double>() > kHighSpread ||
                          timings["transfer"]["replicate_spread"].get<double>() > kHighSpread;
   }
@@ -322,6 +335,25 @@ Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& para
   rung->download();
   rung->synchronize();
   return outputs;
+}
+
+double transfer_bound(const DeviceCeilings& device, const Work& work) {
+  // The pinned rates, whatever memory the rung copies from: they are what
+  // the PCIe link can do. Pageable copies go through the driver's staging
+  // buffers at a rate that varies with the host (7.0 and 9.1 GB/s host to
+  // device on two H100 machines of one kind), so a rung could beat a
+  // "ceiling" measured on them; against the link, a pageable rung shows
+  // how much of the link its copies leave unused. The link is full
+  // duplex, so the bound is the slower direction alone: a rung that
+  // overlaps its uploads and downloads on streams can approach it, one
+  // that copies in, computes, then copies out cannot. Where the probe
+  // measured both directions at once, the bound is also at least the bytes
+  // of both at that rate: full duplex only as far as the host feeds it.
+  const double up = device.host_to_device_pinned, down = device.device_to_host_pinned;
+  if (up <= 0 || down <= 0) return 0;
+  const double one_way = std::max(work.bytes_in / up, work.bytes_out / down);
+  const double both = device.both_directions_pinned;
+  return both > 0 ? std::max(one_way, (work.bytes_in + work.bytes_out) / both) : one_way;
 }
 
 namespace {
@@ -434,21 +466,6 @@ RungTimings time_rung(Rung& rung, const std::string& label, const TimingPolicy& 
   timings.upload = summarise(std::move(uploads));
   timings.download = summarise(std::move(downloads));
   return timings;
-}
-
-// Seconds a CUDA rung's copies need at the link's measured rate.
-double transfer_bound(const DeviceCeilings& device, const Work& work) {
-  // The pinned rates, whatever memory the rung copies from: they are what
-  // the PCIe link can do. Pageable copies go through the driver's staging
-  // buffers at a rate that varies with the host (7.0 and 9.1 GB/s host to
-  // device on two H100 machines of one kind), so a rung could beat a
-  // "ceiling" measured on them; against the link, a pageable rung shows
-  // how much of the link its copies leave unused. The link is full
-  // duplex, so the bound is the slower direction alone: a rung that
-  // overlaps its uploads and downloads on streams can approach it, one
-  // that copies in, computes, then copies out cannot.
-  const double up = device.host_to_device_pinned, down = device.device_to_host_pinned;
-  return up > 0 && down > 0 ? std::max(work.bytes_in / up, work.bytes_out / down) : 0;
 }
 
 // Fraction of the ceiling of the device the rung ran on.

@@ -22,6 +22,10 @@ struct DeviceCeilings {
   double device_to_host_pinned = 0;
   double host_to_device_pageable = 0;
   double device_to_host_pageable = 0;
+  // Pinned uploads and downloads at once, on two streams: the bytes of both
+  // over the time (the link is full duplex, but a host may not feed both
+  // directions at their full rates together). 0 where not measured.
+  double both_directions_pinned = 0;
 };
 DeviceCeilings measure_cuda_ceilings(const RunOptions& options);
 DeviceCeilings measure_opencl_ceilings(const RunOptions& options);

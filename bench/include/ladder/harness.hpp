@@ -20,6 +20,12 @@
 
 namespace ladder {
 
+// Seconds a CUDA rung's copies need at the link's measured pinned rates:
+// the slower direction alone (the link is full duplex), and at least both
+// directions' bytes at the rate measured for both at once, where it was.
+// 0 when the link was not measured.
+double transfer_bound(const DeviceCeilings& device, const Work& work);
+
 struct Statistics {
   double median = 0, min = 0, max = 0, mean = 0, cv = 0;  // seconds; cv = stddev / mean
   // How well the samples pin the median down: the half-width of its 95 %
