@@ -4,11 +4,12 @@ exercise's bound, 1e-5 of sum_k |a_ik| |b_kj| per element) for every rung
 that can run here, on awkward batches and shapes; mismatched inner
 dimensions or batches, a wrong dtype or ndim are refused with one message
 and exit 2, and no output file."""
-import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from solve_common import Tally, rungs_of
 
 try:
     import numpy as np
@@ -17,12 +18,11 @@ except ImportError:
     sys.exit(77)
 
 ladder = sys.argv[1]
-listing = json.loads(subprocess.run([ladder, "list", "--json"], capture_output=True, text=True, check=True).stdout)
-rungs = next(e for e in listing if e["exercise"] == "batched_matmul")["rungs"]
+rungs = rungs_of(ladder, "batched_matmul")
 
 rng = np.random.default_rng(20261125)
 shapes = [(1, 1, 1, 1), (1001, 2, 4, 5), (33, 16, 16, 16), (3, 7, 64, 9)]  # batch, m, n, p
-passed = failed = skipped = 0
+tally = Tally()
 
 
 def solve(d, rung, a, b):
@@ -38,9 +38,7 @@ def solve(d, rung, a, b):
 with tempfile.TemporaryDirectory() as directory:
     d = Path(directory)
     for rung in rungs:
-        if not rung["runs_here"]:
-            print(f"{rung['name']}: skipped ({rung['reason']})")
-            skipped += 1
+        if not tally.runs_here(rung):
             continue
         for batch, m, n, p in shapes:
             a = rng.uniform(-1, 1, (batch, m, n)).astype(np.float32)
@@ -50,10 +48,10 @@ with tempfile.TemporaryDirectory() as directory:
             scale = np.matmul(np.abs(a.astype(np.float64)), np.abs(b.astype(np.float64)))
             if c is not None and c.dtype == np.float32 and c.shape == (batch, m, p) and \
                     (np.abs(c - exact) <= 1e-5 * scale).all():
-                passed += 1
+                tally.passed += 1
             else:
                 print(f"{rung['name']} {(batch, m, n, p)}: FAILED: {run.stderr.strip()}")
-                failed += 1
+                tally.failed += 1
     # Refused: inner dimensions, batches, dtype, ndim; one message, exit 2, no output.
     f32 = np.float32
     for a, b, fragment in [(np.zeros((2, 3, 4), f32), np.zeros((2, 5, 6), f32), "inner dimensions differ"),
@@ -63,10 +61,9 @@ with tempfile.TemporaryDirectory() as directory:
         run, _, out = solve(d, "serial", a, b)
         lines = run.stderr.strip().splitlines()
         if run.returncode == 2 and fragment in run.stderr and len(lines) == 1 and not out.exists():
-            passed += 1
+            tally.passed += 1
         else:
             print(f"refusal '{fragment}': FAILED: exit {run.returncode}, {run.stderr.strip()}")
-            failed += 1
+            tally.failed += 1
 
-print(f"{passed} passed, {failed} failed, {skipped} rungs skipped")
-sys.exit(1 if failed else 0)
+tally.finish()

@@ -10,6 +10,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from solve_common import Tally, rungs_of
+
 try:
     import numpy as np
 except ImportError:
@@ -34,9 +36,8 @@ def lesson_loop(image, kappa):
         data = kept
 
 
-listing = json.loads(subprocess.run([ladder, "list", "--json"], capture_output=True, text=True, check=True).stdout)
-rungs = next(e for e in listing if e["exercise"] == "kappa_sigma")["rungs"]
-passed = failed = skipped = 0
+rungs = rungs_of(ladder, "kappa_sigma")
+tally = Tally()
 with tempfile.TemporaryDirectory() as directory:
     d = Path(directory)
     images = []
@@ -47,9 +48,7 @@ with tempfile.TemporaryDirectory() as directory:
     rng = np.random.default_rng(20261124)
     images.append(("numpy normal + outliers", np.concatenate([rng.normal(5, 2, 997), [1e4, -3e3, 70]]).astype(np.float32).reshape(20, 50), 3))
     for rung in rungs:
-        if not rung["runs_here"]:
-            print(f"{rung['name']}: skipped ({rung['reason']})")
-            skipped += 1
+        if not tally.runs_here(rung):
             continue
         for name, image, kappa in images:
             np.save(d / "image.npy", image)
@@ -60,7 +59,7 @@ with tempfile.TemporaryDirectory() as directory:
                                  capture_output=True, text=True)
             if run.returncode != 0:
                 print(f"{rung['name']} {name}: FAILED: {run.stderr.strip()}")
-                failed += 1
+                tally.failed += 1
                 continue
             mask = np.load(out)
             stats = json.loads(Path(str(out) + ".json").read_text())
@@ -79,9 +78,8 @@ with tempfile.TemporaryDirectory() as directory:
                     problems.append(f"{key} {stats[key]!r}, the loop {want[key]!r}")
             if problems:
                 print(f"{rung['name']} {name}: FAILED: " + "; ".join(problems))
-                failed += 1
+                tally.failed += 1
             else:
-                passed += 1
+                tally.passed += 1
 
-print(f"{passed} passed, {failed} failed, {skipped} skipped")
-sys.exit(1 if failed else 0)
+tally.finish()

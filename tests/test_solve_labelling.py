@@ -3,11 +3,12 @@
 8-connectivity), for every rung that can run here, on random images of
 awkward sizes and densities; bad inputs are refused with one message and no
 output file."""
-import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from solve_common import Tally, rungs_of
 
 try:
     import numpy as np
@@ -17,8 +18,7 @@ except ImportError:
     sys.exit(77)
 
 ladder = sys.argv[1]
-listing = json.loads(subprocess.run([ladder, "list", "--json"], capture_output=True, text=True, check=True).stdout)
-rungs = next(e for e in listing if e["exercise"] == "labelling")["rungs"]
+rungs = rungs_of(ladder, "labelling")
 
 rng = np.random.default_rng(20261124)
 # (shape, density): a single pixel, row and column, sizes that are no
@@ -26,7 +26,7 @@ rng = np.random.default_rng(20261124)
 cases = [((1, 1), 1.0), ((1, 57), 0.5), ((57, 1), 0.5), ((61, 67), 0.0), ((61, 67), 1.0),
          ((61, 67), 0.5), ((130, 257), 0.41), ((257, 130), 0.59)]
 structures = {"4": None, "8": np.ones((3, 3), dtype=int)}
-passed = failed = skipped = 0
+tally = Tally()
 
 
 def solve(d, rung, image_file, out, *params):
@@ -39,9 +39,7 @@ def solve(d, rung, image_file, out, *params):
 with tempfile.TemporaryDirectory() as directory:
     d = Path(directory)
     for rung in rungs:
-        if not rung["runs_here"]:
-            print(f"{rung['name']}: skipped ({rung['reason']})")
-            skipped += 1
+        if not tally.runs_here(rung):
             continue
         for case, (shape, density) in enumerate(cases):
             # Every other image as NumPy saves a mask (bool), the rest as uint8.
@@ -57,21 +55,21 @@ with tempfile.TemporaryDirectory() as directory:
                 got = np.load(out) if run.returncode == 0 else None
                 if got is not None and got.dtype == np.int32 and got.shape == shape and (got == expected).all() \
                         and got.max(initial=0) == n:
-                    passed += 1
+                    tally.passed += 1
                 else:
                     print(f"{rung['name']} {shape} density {density} connectivity {connectivity}: FAILED: "
                           f"{run.stderr.strip()}")
-                    failed += 1
+                    tally.failed += 1
 
     # Without --param connectivity: 4, scipy's default. Non-zero int32 values are foreground.
     image = rng.integers(-2, 3, size=(33, 47)).astype(np.int32)
     np.save(d / "int32.npy", image)
     run = solve(d, "serial", d / "int32.npy", d / "labels.npy")
     if run.returncode == 0 and (np.load(d / "labels.npy") == ndimage.label(image != 0)[0]).all():
-        passed += 1
+        tally.passed += 1
     else:
         print(f"int32 image, default connectivity: FAILED: {run.stderr.strip()}")
-        failed += 1
+        tally.failed += 1
 
     # Refused with one message, exit status 2 and no output file.
     np.save(d / "cube.npy", np.ones((2, 3, 4), np.uint8))
@@ -84,10 +82,9 @@ with tempfile.TemporaryDirectory() as directory:
         bad = d / "bad.npy"
         run = solve(d, "serial", image_file, bad, *params)
         if run.returncode == 2 and fragment in run.stderr and not bad.exists():
-            passed += 1
+            tally.passed += 1
         else:
             print(f"{image_file.name} {params}: FAILED: exit {run.returncode}, {run.stderr.strip()}")
-            failed += 1
+            tally.failed += 1
 
-print(f"{passed} passed, {failed} failed, {skipped} skipped")
-sys.exit(1 if failed else 0)
+tally.finish()

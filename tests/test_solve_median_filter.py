@@ -5,11 +5,12 @@ here: float32, float64 and uint16, 2-D images and stacks, 1×1 frames, single
 rows and columns, k larger than the frame; remove_outlier bright and dark
 against the same formula in NumPy; bad inputs are refused with one message
 and no output file."""
-import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from solve_common import Tally, rungs_of
 
 try:
     import numpy as np
@@ -19,8 +20,7 @@ except ImportError:
     sys.exit(77)
 
 ladder = sys.argv[1]
-listing = json.loads(subprocess.run([ladder, "list", "--json"], capture_output=True, text=True, check=True).stdout)
-rungs = next(e for e in listing if e["exercise"] == "median_filter")["rungs"]
+rungs = rungs_of(ladder, "median_filter")
 
 rng = np.random.default_rng(20261123)
 
@@ -50,7 +50,7 @@ def remove_outlier(image, k, diff, direction):
 cases = [((1, 1), 1, np.float32), ((1, 1), 15, np.float32), ((1, 23), 5, np.uint16), ((23, 1), 7, np.float64),
          ((4, 6), 13, np.float32), ((3, 40, 37), 3, np.float32), ((2, 33, 35), 7, np.uint16),
          ((1, 29, 31), 9, np.float32), ((2, 20, 19), 15, np.uint16), ((5, 2, 3), 5, np.float64)]
-passed = failed = skipped = 0
+tally = Tally()
 
 
 def solve(rung, image_file, out, *params):
@@ -62,21 +62,18 @@ def solve(rung, image_file, out, *params):
 
 
 def compare(what, run, out, expected):
-    global passed, failed
     got = np.load(out) if run.returncode == 0 else None
     if got is not None and got.dtype == expected.dtype and got.shape == expected.shape and np.array_equal(got, expected):
-        passed += 1
+        tally.passed += 1
     else:
         print(f"{what}: FAILED: exit {run.returncode} {run.stderr.strip()}")
-        failed += 1
+        tally.failed += 1
 
 
 with tempfile.TemporaryDirectory() as directory:
     d = Path(directory)
     for rung in rungs:
-        if not rung["runs_here"]:
-            print(f"{rung['name']}: skipped ({rung['reason']})")
-            skipped += 1
+        if not tally.runs_here(rung):
             continue
         for shape, k, dtype in cases:
             image = image_of(shape, dtype)
@@ -120,10 +117,9 @@ with tempfile.TemporaryDirectory() as directory:
         bad = d / "bad.npy"
         run = solve("serial", image_file, bad, *params)
         if run.returncode == 2 and fragment in run.stderr and not bad.exists():
-            passed += 1
+            tally.passed += 1
         else:
             print(f"{image_file.name} {params}: FAILED: exit {run.returncode}, {run.stderr.strip()}")
-            failed += 1
+            tally.failed += 1
 
-print(f"{passed} passed, {failed} failed, {skipped} skipped")
-sys.exit(1 if failed else 0)
+tally.finish()

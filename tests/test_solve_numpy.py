@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """`ladder solve vector_add` gives NumPy's a + b bit for bit, for every rung
 that can run here, on arrays of awkward sizes; the others say why not."""
-import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from solve_common import Tally, rungs_of
 
 try:
     import numpy as np
@@ -14,18 +15,15 @@ except ImportError:
     sys.exit(77)
 
 ladder = sys.argv[1]
-listing = json.loads(subprocess.run([ladder, "list", "--json"], capture_output=True, text=True, check=True).stdout)
-rungs = next(e for e in listing if e["exercise"] == "vector_add")["rungs"]
+rungs = rungs_of(ladder, "vector_add")
 
 rng = np.random.default_rng(20261123)
 shapes = [(1,), (7,), (1021,), (100003,), (33, 65)]
-passed = failed = skipped = 0
+tally = Tally()
 with tempfile.TemporaryDirectory() as directory:
     d = Path(directory)
     for rung in rungs:
-        if not rung["runs_here"]:
-            print(f"{rung['name']}: skipped ({rung['reason']})")
-            skipped += 1
+        if not tally.runs_here(rung):
             continue
         for shape in shapes:
             a = (rng.standard_normal(shape) * 1e3).astype(np.float32)
@@ -38,20 +36,19 @@ with tempfile.TemporaryDirectory() as directory:
                                   "--input", f"b={d / 'b.npy'}", "--output", str(out)], capture_output=True, text=True)
             c = np.load(out) if run.returncode == 0 else None
             if c is not None and c.dtype == np.float32 and c.shape == shape and (c.view(np.uint32) == (a + b).view(np.uint32)).all():
-                passed += 1
+                tally.passed += 1
             else:
                 print(f"{rung['name']} {shape}: FAILED: {run.stderr.strip()}")
-                failed += 1
+                tally.failed += 1
     # A float64 input is refused with one message and no output file.
     np.save(d / "a64.npy", np.zeros(5))
     np.save(d / "b.npy", np.zeros(5, np.float32))
     run = subprocess.run([ladder, "solve", "vector_add", "--variant", "serial", "--input", f"a={d / 'a64.npy'}",
                           "--input", f"b={d / 'b.npy'}", "--output", str(d / "bad.npy")], capture_output=True, text=True)
     if run.returncode == 2 and "float64" in run.stderr and not (d / "bad.npy").exists():
-        passed += 1
+        tally.passed += 1
     else:
         print(f"float64 input: FAILED: exit {run.returncode}, {run.stderr.strip()}")
-        failed += 1
+        tally.failed += 1
 
-print(f"{passed} passed, {failed} failed, {skipped} skipped")
-sys.exit(1 if failed else 0)
+tally.finish()

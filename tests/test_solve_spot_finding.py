@@ -7,11 +7,12 @@ pixels, a 2-D image) and several parameter sets; where DIALS is importable,
 the mask is also DIALS' own DispersionThreshold's. Bad inputs are refused
 with one message and no output file (neither .npy nor .csv)."""
 import csv
-import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from solve_common import Tally, rungs_of
 
 try:
     import numpy as np
@@ -28,8 +29,7 @@ except Exception as error:  # not installed (Debian: python3-dials), or broken
     print(f"DIALS: not compared ({type(error).__name__}: {error})")
 
 ladder = sys.argv[1]
-listing = json.loads(subprocess.run([ladder, "list", "--json"], capture_output=True, text=True, check=True).stdout)
-rungs = next(e for e in listing if e["exercise"] == "spot_finding")["rungs"]
+rungs = rungs_of(ladder, "spot_finding")
 DEFAULTS = {"kernel_size": 3, "sigma_b": 6.0, "sigma_s": 3.0, "min_count": 2, "threshold": 0.0}
 
 
@@ -122,7 +122,7 @@ cases = [((1, 1, 1), {}, None), ((2, 3, 4), {}, None), ((1, 9, 9), {}, None), ((
          ((2, 64, 65), {"kernel_size": 1}, None), ((2, 50, 70), {"kernel_size": 5, "min_count": 100}, None),
          ((2, 45, 33), {"sigma_b": 2.5, "sigma_s": 1.5, "threshold": 4}, None),
          ((33, 47), {}, None)]  # a 2-D image
-passed = failed = skipped = 0
+tally = Tally()
 
 
 def solve(rung, image_file, mask_file, out, params):
@@ -134,11 +134,10 @@ def solve(rung, image_file, mask_file, out, params):
 
 
 def report(ok, what, detail=""):
-    global passed, failed
     if ok:
-        passed += 1
+        tally.passed += 1
     else:
-        failed += 1
+        tally.failed += 1
         print(f"{what}: FAILED {detail}")
 
 
@@ -162,9 +161,7 @@ with tempfile.TemporaryDirectory() as directory:
           "over the cases")
 
     for rung in rungs:
-        if not rung["runs_here"]:
-            print(f"{rung['name']}: skipped ({rung['reason']})")
-            skipped += 1
+        if not tally.runs_here(rung):
             continue
         for shape, params, index, expected, spots in inputs:
             out = d / "signal.npy"
@@ -199,5 +196,4 @@ with tempfile.TemporaryDirectory() as directory:
         ok = run.returncode == 2 and fragment in run.stderr and not bad.exists() and not Path(str(bad) + ".csv").exists()
         report(ok, f"refusal {image_file} {mask_file} {params}", f"exit {run.returncode}, {run.stderr.strip()}")
 
-print(f"{passed} passed, {failed} failed, {skipped} skipped")
-sys.exit(1 if failed else 0)
+tally.finish()

@@ -1,0 +1,28 @@
+"""What the `ladder solve` tests share: the rungs of an exercise as
+`ladder list --json` gives them, and the tally every test keeps of its
+cases, which prints the summary and ends the test with its exit status."""
+import json
+import subprocess
+import sys
+
+
+def rungs_of(ladder, exercise):
+    listing = json.loads(subprocess.run([ladder, "list", "--json"], capture_output=True, text=True, check=True).stdout)
+    return next(e for e in listing if e["exercise"] == exercise)["rungs"]
+
+
+class Tally:
+    def __init__(self):
+        self.passed = self.failed = self.skipped = 0
+
+    def runs_here(self, rung):
+        """True when the rung can run here; otherwise says why and counts it skipped."""
+        if rung["runs_here"]:
+            return True
+        print(f"{rung['name']}: skipped ({rung['reason']})")
+        self.skipped += 1
+        return False
+
+    def finish(self):
+        print(f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped")
+        sys.exit(1 if self.failed else 0)
