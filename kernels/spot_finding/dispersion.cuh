@@ -13,9 +13,11 @@
 //
 // Separable sums: about 2k+1 + 2 additions a pixel instead of (2k+1)²,
 // exact in integers (count, Σv: 32 bits; Σv²: 64 bits).
+#include <cmath>
 #include <cstdint>
 
 #include "bench/problems/spot_finding.hpp"
+#include "ladder/ceil_div.hpp"
 
 // Included by the cuda and cuda_streams rungs: each gets its own copy.
 namespace {
@@ -130,16 +132,36 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// One launch over the stack (grid: tiles × frames). DIALS' default
-// half-size, 3, runs the kernel compiled for it; other sizes the general one.
-inline void launch_dispersion_mask(dim3 grid, std::size_t shared_bytes, cudaStream_t stream,
+// How the kernel runs over frames of a stack, worked out once in prepare():
+// a block per tile, a grid layer per frame (validate() refuses more than
+// 65535 frames), the shared memory for the half-size, and sqrt(2 (m - 1))
+// of a full window, computed on the host as the device's sqrt rounds it.
+struct DispersionTiles {
+  unsigned across = 0, down = 0;
+  std::size_t shared_bytes = 0;
+  double root_full = 0;
+};
+
+inline DispersionTiles plan_dispersion_tiles(const ladder::spot_finding::Settings& s,
+                                             const ladder::spot_finding::Stack& stack) {
+  return {ladder::ceil_div(unsigned(stack.width), unsigned(kTileWidth)),
+          ladder::ceil_div(unsigned(stack.height), unsigned(kTileHeight)), dispersion_shared_bytes(s.kernel_size),
+          std::sqrt(2 * (static_cast<double>(s.window()) - 1))};
+}
+
+// One launch over `frames` frames (of height × width) from `image`, `mask`
+// and `signal` on. DIALS' default half-size, 3, runs the kernel compiled
+// for it; other sizes the general one.
+inline void launch_dispersion_mask(const DispersionTiles& tiles, std::size_t frames, cudaStream_t stream,
                                    const std::uint16_t* image, const std::uint8_t* mask, std::uint8_t* signal,
-                                   int height, int width, const ladder::spot_finding::Settings& s, double root_full) {
-  const dim3 block(kTileWidth, kBlockRows);
+                                   int height, int width, const ladder::spot_finding::Settings& s) {
+  const dim3 grid(tiles.across, tiles.down, unsigned(frames)), block(kTileWidth, kBlockRows);
   if (s.kernel_size == 3)
-    dispersion_mask<3><<<grid, block, shared_bytes, stream>>>(image, mask, signal, height, width, s, root_full);
+    dispersion_mask<3>
+        <<<grid, block, tiles.shared_bytes, stream>>>(image, mask, signal, height, width, s, tiles.root_full);
   else
-    dispersion_mask<0><<<grid, block, shared_bytes, stream>>>(image, mask, signal, height, width, s, root_full);
+    dispersion_mask<0>
+        <<<grid, block, tiles.shared_bytes, stream>>>(image, mask, signal, height, width, s, tiles.root_full);
 }
 
 }  // namespace

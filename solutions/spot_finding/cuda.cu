@@ -3,8 +3,6 @@
 // its k-pixel halo together, sums across then down in shared memory (2(2k+1)
 // additions a pixel), and applies DIALS' test in double. The whole stack is
 // one launch: blockIdx.z is the frame.
-#include <cmath>
-
 #include "bench/problems/spot_finding.hpp"
 #include "kernels/spot_finding/dispersion.cuh"
 #include "ladder/cuda.cuh"
@@ -27,13 +25,7 @@ class CudaSpotFinding final : public CudaRung {
     d_image_ = DeviceBuffer<std::uint16_t>(image_.size());
     d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
     d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
-    // The launch: a tile per block, a grid layer per frame (validate()
-    // refuses more than 65535 frames).
-    grid_ = dim3(ceil_div(unsigned(stack_.width), kTileWidth),
-                 ceil_div(unsigned(stack_.height), kTileHeight), unsigned(stack_.frames));
-    shared_bytes_ = dispersion_shared_bytes(settings_.kernel_size);
-    // sqrt(2 (m - 1)) of a full window, rounded as the device's sqrt rounds it.
-    root_full_ = std::sqrt(2 * (static_cast<double>(settings_.window()) - 1));
+    tiles_ = plan_dispersion_tiles(settings_, stack_);
   }
 
   void upload() override {
@@ -42,8 +34,8 @@ class CudaSpotFinding final : public CudaRung {
   }
 
   void compute() override {
-    launch_dispersion_mask(grid_, shared_bytes_, stream(), d_image_.data(), d_mask_.data(), d_signal_.data(),
-                           int(stack_.height), int(stack_.width), settings_, root_full_);
+    launch_dispersion_mask(tiles_, stack_.frames, stream(), d_image_.data(), d_mask_.data(), d_signal_.data(),
+                           int(stack_.height), int(stack_.width), settings_);
     LADDER_CUDA_CHECK_LAUNCH();
   }
 
@@ -58,9 +50,7 @@ class CudaSpotFinding final : public CudaRung {
   DeviceBuffer<std::uint16_t> d_image_;
   DeviceBuffer<std::uint8_t> d_mask_;
   DeviceBuffer<std::uint8_t> d_signal_;
-  dim3 grid_;
-  std::size_t shared_bytes_ = 0;
-  double root_full_ = 0;
+  DispersionTiles tiles_;
 };
 
 }  // namespace

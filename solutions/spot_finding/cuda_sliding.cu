@@ -5,7 +5,6 @@
 // sums stay in registers, so the window slides down one row in, one row out.
 // Count and Σv share one 32-bit word, which holds a window of up to 7 × 7:
 // for k > 3 the rung runs the cuda rung's tile kernel instead.
-#include <cmath>
 
 #include "bench/problems/spot_finding.hpp"
 #include "kernels/spot_finding/dispersion.cuh"
@@ -30,16 +29,12 @@ class CudaSlidingSpotFinding final : public CudaRung {
     d_image_ = DeviceBuffer<std::uint16_t>(image_.size());
     d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
     d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
-    // sqrt(2 (m - 1)) of a full window, rounded as the device's sqrt rounds it.
-    root_full_ = std::sqrt(2 * (static_cast<double>(settings_.window()) - 1));
     sliding_ = settings_.kernel_size <= kSlidingMaxK;
     if (sliding_) {
       sliding_launch_ = plan_dispersion_sliding(settings_.kernel_size, stack_.frames, stack_.height, stack_.width);
       test_ = sliding_test_of(settings_);
     } else {  // the tile kernel, as the cuda rung launches it
-      grid_ = dim3(ceil_div(unsigned(stack_.width), kTileWidth),
-                   ceil_div(unsigned(stack_.height), kTileHeight), unsigned(stack_.frames));
-      shared_bytes_ = dispersion_shared_bytes(settings_.kernel_size);
+      tiles_ = plan_dispersion_tiles(settings_, stack_);
     }
   }
 
@@ -53,8 +48,8 @@ class CudaSlidingSpotFinding final : public CudaRung {
       launch_dispersion_sliding(settings_.kernel_size, sliding_launch_, stream(), d_image_.data(), d_mask_.data(),
                                 d_signal_.data(), int(stack_.height), int(stack_.width), test_);
     else
-      launch_dispersion_mask(grid_, shared_bytes_, stream(), d_image_.data(), d_mask_.data(), d_signal_.data(),
-                             int(stack_.height), int(stack_.width), settings_, root_full_);
+      launch_dispersion_mask(tiles_, stack_.frames, stream(), d_image_.data(), d_mask_.data(), d_signal_.data(),
+                             int(stack_.height), int(stack_.width), settings_);
     LADDER_CUDA_CHECK_LAUNCH();
   }
 
@@ -71,10 +66,8 @@ class CudaSlidingSpotFinding final : public CudaRung {
   DeviceBuffer<std::uint8_t> d_signal_;
   bool sliding_ = true;
   SlidingLaunch sliding_launch_;
-  dim3 grid_;  // the tile kernel's
-  std::size_t shared_bytes_ = 0;
+  DispersionTiles tiles_;  // the tile kernel's
   SlidingTest test_;
-  double root_full_ = 0;
 };
 
 }  // namespace

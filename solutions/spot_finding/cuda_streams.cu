@@ -10,7 +10,6 @@
 // time is its transfer-inclusive time, to set beside the cuda rung's.
 #include <algorithm>
 #include <array>
-#include <cmath>
 
 #include "bench/problems/spot_finding.hpp"
 #include "kernels/spot_finding/dispersion.cuh"
@@ -44,10 +43,7 @@ class CudaStreamsSpotFinding final : public CudaRung {
       pin(std::as_bytes(signal_));
     }
     frames_per_chunk_ = std::max<std::size_t>(1, kChunkInputBytes / (3 * stack_.frame_pixels()));
-    tiles_ = dim3(ceil_div(unsigned(stack_.width), kTileWidth), ceil_div(unsigned(stack_.height), kTileHeight));
-    shared_bytes_ = dispersion_shared_bytes(settings_.kernel_size);
-    // sqrt(2 (m - 1)) of a full window, rounded as the device's sqrt rounds it.
-    root_full_ = std::sqrt(2 * (static_cast<double>(settings_.window()) - 1));
+    tiles_ = plan_dispersion_tiles(settings_, stack_);
   }
 
   void compute() override {
@@ -60,9 +56,8 @@ class CudaStreamsSpotFinding final : public CudaRung {
       LADDER_CUDA_CHECK(cudaMemcpyAsync(d_image_.data() + at, image_.data() + at, count * sizeof(std::uint16_t),
                                         cudaMemcpyHostToDevice, s));
       LADDER_CUDA_CHECK(cudaMemcpyAsync(d_mask_.data() + at, mask_.data() + at, count, cudaMemcpyHostToDevice, s));
-      launch_dispersion_mask(dim3(tiles_.x, tiles_.y, unsigned(frames)), shared_bytes_, s, d_image_.data() + at,
-                             d_mask_.data() + at, d_signal_.data() + at, int(stack_.height), int(stack_.width),
-                             settings_, root_full_);
+      launch_dispersion_mask(tiles_, frames, s, d_image_.data() + at, d_mask_.data() + at, d_signal_.data() + at,
+                             int(stack_.height), int(stack_.width), settings_);
       LADDER_CUDA_CHECK_LAUNCH();
       LADDER_CUDA_CHECK(cudaMemcpyAsync(signal_.data() + at, d_signal_.data() + at, count, cudaMemcpyDeviceToHost, s));
     }
@@ -82,9 +77,7 @@ class CudaStreamsSpotFinding final : public CudaRung {
   DeviceBuffer<std::uint8_t> d_signal_;
   StreamLanes<kStreams> lanes_;  // after the buffers: destroying a stream waits for its copies
   std::size_t frames_per_chunk_ = 1;
-  dim3 tiles_;
-  std::size_t shared_bytes_ = 0;
-  double root_full_ = 0;
+  DispersionTiles tiles_;
 };
 
 }  // namespace
