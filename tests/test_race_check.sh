@@ -8,9 +8,9 @@
 #
 # Without EXERCISE names: the exercises whose check under Oclgrind takes at
 # most about a minute and a half on 2 cores, then the racy kernel. With
-# names: only those solutions' kernels (CTest runs the slow ones,
-# convolution's about 4 minutes and kappa_sigma's 2 to 6, as a second test
-# beside the first).
+# names: only those solutions' kernels (CTest runs the slow ones as two
+# more tests beside the first: convolution, about 4 minutes, and
+# kappa_sigma, 2 to 6, with median_filter).
 set -uo pipefail
 source_dir=$1 ladder=$2
 shift 2
