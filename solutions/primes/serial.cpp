@@ -1,8 +1,9 @@
-// serial: a segmented sieve of Eratosthenes over the odd numbers only. Each
-// 32 KiB segment (one byte per odd number) stays in the L1 cache while the
-// base primes <= sqrt(n) cross out their multiples in it; then it is written
-// out as flags. Multiples of 3 ... 13 come from a repeating pattern. The
-// sieve itself is in segmented_sieve.hpp, shared with the openmp rung.
+// serial: a segmented sieve of Eratosthenes on a mod-30 wheel. Past 5, a
+// prime is 30k + 1, 7, 11, 13, 17, 19, 23 or 29, so one byte holds the flags
+// of 30 numbers, a bit each, and a 32 KiB segment (983040 numbers) stays in
+// the L1 cache while the primes <= sqrt(n) cross out their multiples; then
+// its bits are written out as flags. The sieve itself is in
+// segmented_sieve.hpp, shared with the openmp rung.
 #include <vector>
 
 #include "ladder/registry.hpp"
@@ -19,28 +20,27 @@ class SerialPrimes final : public HostRung {
 
   void prepare(const Arrays&, Arrays& outputs) override {
     flags_ = outputs.at("flags").view<std::uint8_t>();
-    pattern_ = small_prime_pattern();
+    patterns_ = presieve_patterns();
   }
 
   void compute() override {
     const std::uint64_t n = flags_.size();
-    if (n == 0) return;
-    const std::uint64_t odds = (n + 1) / 2;  // odd entry i is the number 2i + 1
-    std::vector<Crossing> crossings;
-    for (std::uint32_t p : base_primes(2 * odds - 1)) crossings.push_back(first_crossing(p, 0));
+    const std::uint64_t bytes = ceil_div(n, 30);  // wheel byte k holds the numbers 30k ... 30k + 29
+    SievingPrimes primes = sieving_primes(n, 0);
 
-    // One segment after the other: the crossings carry over from each to the next.
-    std::vector<std::uint8_t> segment(kSegment);
-    for (std::uint64_t low = 0; low < odds; low += kSegment) {
-      const std::size_t length = static_cast<std::size_t>(std::min<std::uint64_t>(kSegment, odds - low));
-      sieve_segment(low, length, crossings, pattern_.data(), segment.data(), flags_);
+    // One segment after the other: the primes carry over from each to the next.
+    std::vector<std::uint8_t> segment(kSegmentBytes);
+    for (std::uint64_t low = 0; low < bytes; low += kSegmentBytes) {
+      const std::size_t length = static_cast<std::size_t>(std::min<std::uint64_t>(kSegmentBytes, bytes - low));
+      sieve_segment(low, length, primes, patterns_, segment.data());
+      write_flags(low, segment.data(), length, flags_);
     }
-    if (n > 2) flags_[2] = 1;
+    set_flags_below_7(flags_);
   }
 
  private:
   std::span<std::uint8_t> flags_;
-  std::vector<std::uint8_t> pattern_;
+  Patterns patterns_;
 };
 
 }  // namespace
