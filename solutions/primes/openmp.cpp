@@ -40,9 +40,7 @@ class OpenMpPrimes final : public HostRung {
         const std::uint64_t low = static_cast<std::uint64_t>(s) * kSegmentBytes;
         if (s != previous + 1) primes = sieving_primes(n, low);
         previous = s;
-        const std::size_t length = static_cast<std::size_t>(std::min<std::uint64_t>(kSegmentBytes, bytes - low));
-        sieve_segment(low, length, primes, patterns_, segment.data());
-        write_flags(low, segment.data(), length, flags_);
+        sieve_and_write_segment(low, primes, patterns_, segment, flags_);
       }
     }
     set_flags_below_7(flags_);

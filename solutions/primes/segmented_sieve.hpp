@@ -193,6 +193,16 @@ inline void write_flags(std::uint64_t low, const std::uint8_t* seg, std::size_t 
   for (; 30 * k < numbers; ++k) std::memcpy(out + 30 * k, kFlagRows[seg[k]].data(), std::min<std::uint64_t>(30, numbers - 30 * k));
 }
 
+// One segment, the step both rungs take: sieves the wheel bytes from `low`
+// (at most kSegmentBytes of them, fewer at the end) and writes their flags.
+inline void sieve_and_write_segment(std::uint64_t low, SievingPrimes& primes, const Patterns& patterns,
+                                    std::span<std::uint8_t> segment, std::span<std::uint8_t> flags) {
+  const std::uint64_t bytes = ceil_div(flags.size(), std::size_t{30});
+  const auto length = static_cast<std::size_t>(std::min<std::uint64_t>(kSegmentBytes, bytes - low));
+  sieve_segment(low, length, primes, patterns, segment.data());
+  write_flags(low, segment.data(), length, flags);
+}
+
 inline void set_flags_below_7(std::span<std::uint8_t> flags) {
   for (std::size_t k : {2, 3, 5})
     if (k < flags.size()) flags[k] = 1;

@@ -30,11 +30,8 @@ class SerialPrimes final : public HostRung {
 
     // One segment after the other: the primes carry over from each to the next.
     std::vector<std::uint8_t> segment(kSegmentBytes);
-    for (std::uint64_t low = 0; low < bytes; low += kSegmentBytes) {
-      const std::size_t length = static_cast<std::size_t>(std::min<std::uint64_t>(kSegmentBytes, bytes - low));
-      sieve_segment(low, length, primes, patterns_, segment.data());
-      write_flags(low, segment.data(), length, flags_);
-    }
+    for (std::uint64_t low = 0; low < bytes; low += kSegmentBytes)
+      sieve_and_write_segment(low, primes, patterns_, segment, flags_);
     set_flags_below_7(flags_);
   }
 
