@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from ladder_compare import compare
-from ladder_results import fail as fail_with, load_results
+from ladder_results import fail as fail_with, load_results, plain_name, read_results_text
 
 PROGRAM = "ladder reproduce"
 
@@ -41,11 +41,11 @@ def results_files(run):
     if not path.is_dir():
         fail(f"{run}: no such file or folder")
     files = []
-    for candidate in sorted(path.glob("*.json")):
+    for candidate in sorted([*path.glob("*.json"), *path.glob("*.json.gz")]):
         try:
-            if json.loads(candidate.read_text()).get("schema_version") == 1:
+            if json.loads(read_results_text(candidate)).get("schema_version") == 1:
                 files.append(candidate)
-        except (ValueError, UnicodeDecodeError, AttributeError):
+        except (ValueError, UnicodeDecodeError, AttributeError, EOFError, OSError):
             continue
     if not files:
         fail(f"{run}: holds no results file (JSON written by `ladder run --out`)")
@@ -98,7 +98,7 @@ def main():
     all_agree = True
     for reference_path in files:
         reference = load_results(PROGRAM, reference_path)
-        rerun_path = out / reference_path.name
+        rerun_path = out / plain_name(reference_path)
         command = [args.ladder, "run", *rerun_arguments(reference["context"]["command_line"]), "--out", str(rerun_path)]
         print(f"== reproducing {reference_path}\n   {shlex.join(command)}", flush=True)
         status = subprocess.run(command).returncode

@@ -1,4 +1,5 @@
 """Reading a results JSON written by `ladder run --out`, for the report and compare scripts."""
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -13,6 +14,22 @@ def fail(program, message):
 SCHEMA = Path(__file__).with_name("results.schema.json")
 
 
+def read_results_text(path):
+    """The text of a results file: FILE.json as written, or FILE.json.gz as the committed runs under
+    reports/ keep their largest files (gzip -9: a raw-sample file shrinks about fourfold)."""
+    path = Path(path)
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt") as text:
+            return text.read()
+    return path.read_text()
+
+
+def plain_name(path):
+    """FILE.json for FILE.json or FILE.json.gz: the name a rerun of that file is written under."""
+    name = Path(path).name
+    return name[:-len(".gz")] if name.endswith(".gz") else name
+
+
 def refuse_constant(name):
     raise ValueError(f"holds {name}, a time that cannot be compared")
 
@@ -22,12 +39,14 @@ def load_results(program, path):
     and valid against reports/results.schema.json (where the jsonschema module is installed; without it,
     the rows every command reads are checked by hand). Anything else is refused with exit status 2."""
     try:
-        results = json.loads(Path(path).read_text(), parse_constant=refuse_constant)
+        results = json.loads(read_results_text(path), parse_constant=refuse_constant)
     except FileNotFoundError:
         fail(program, f"{path}: no such file")
     except IsADirectoryError:
         fail(program, f"{path}: is a directory, not a results file")
-    except ValueError as error:  # JSONDecodeError, UnicodeDecodeError and NaN/Infinity are ValueErrors
+    except (ValueError, EOFError, OSError) as error:
+        # JSONDecodeError, UnicodeDecodeError and NaN/Infinity are ValueErrors; a .gz that is not gzip
+        # (gzip.BadGzipFile) an OSError; one cut short an EOFError.
         fail(program, f"{path}: not a valid results file ({error})")
     if not isinstance(results, dict) or results.get("schema_version") != 1:
         fail(program, f"{path}: not a results file of schema version 1 (written by `ladder run --out`)")

@@ -584,6 +584,8 @@ def main():
     parser.add_argument("--replicates", type=int, default=0,
                         help="time every peer this many times, interleaved (default: as many as the run's rungs)")
     args = parser.parse_args()
+    if args.results.endswith(".gz"):  # it writes the peers back into the file, as plain JSON
+        fail(PROGRAM, f"{args.results}: a gzipped results file; peers.py adds to a plain one (gunzip it first)")
     results = load_results(PROGRAM, args.results)
     entries = [entry for entry in results["results"] if entry["exercise"] in PEERS]
     replicates = args.replicates or max([entry.get("replicates", 1) for entry in entries] + [1])

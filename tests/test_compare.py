@@ -3,8 +3,10 @@
 a difference inside the spread between replicates is noise, a host figure
 that moved as the machine probe did is put down to the machine (a device-timed
 one never), one within the probe's own variation is annotated so, and runs on
-other inputs, NaN times and malformed files are refused or flagged."""
+other inputs, NaN times and malformed files are refused or flagged; a gzipped
+results file reads as the plain one."""
 import copy
+import gzip
 import json
 import subprocess
 import sys
@@ -143,6 +145,22 @@ with tempfile.TemporaryDirectory() as directory:
     del broken["results"][0]["rungs"]
     expect(compare(results, broken, d), 2, "does not match reports/results.schema.json", "a results file without rows")
     expect(compare(results, "not even an object", d), 2, "not a results file", "a JSON string")
+
+    # A gzipped results file (how the committed runs keep their large ones) reads as the plain one;
+    # a .gz that is not gzip, or is cut short, is refused with one message.
+    packed = d / "packed.json.gz"
+    with gzip.open(packed, "wt") as text:
+        text.write(json.dumps(results))
+    plain = d / "plain.json"
+    plain.write_text(json.dumps(results))
+    run = subprocess.run([ladder, "compare", str(plain), str(packed)], capture_output=True, text=True)
+    expect(run, 0, "the runs agree", "a gzipped copy agrees with its plain file")
+    (d / "fake.json.gz").write_text(json.dumps(results))
+    run = subprocess.run([ladder, "compare", str(plain), str(d / "fake.json.gz")], capture_output=True, text=True)
+    expect(run, 2, "not a valid results file", "a .gz that is not gzip is refused")
+    (d / "cut.json.gz").write_bytes(packed.read_bytes()[:200])
+    run = subprocess.run([ladder, "compare", str(plain), str(d / "cut.json.gz")], capture_output=True, text=True)
+    expect(run, 2, "not a valid results file", "a .gz cut short is refused")
 
 print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
 sys.exit(1 if failures else 0)

@@ -7,7 +7,7 @@ Fails on
   - a mention, in any tracked text file, of ../shared/ (the briefing folder beside
     a developer's checkout, which readers do not have) or of a Markdown file name
     that no tracked file bears.
-Committed runs' own outputs (.json, .jsonl, .log, .txt, .csv, .html under
+Committed runs' own outputs (.json, .json.gz, .jsonl, .log, .txt, .csv, .html under
 reports/runs/ and reports/experiments/) are records, not references, and are not read.
 
     test_links.py SOURCE_DIR
@@ -21,7 +21,7 @@ root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().paren
 files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
 # Files added but not yet committed count too (a fresh clone holds what is committed).
 names = {Path(f).name for f in files}
-RECORDS = (".json", ".jsonl", ".log", ".txt", ".csv", ".html", ".svg", ".png", ".npy", ".fits")
+RECORDS = (".json", ".json.gz", ".jsonl", ".log", ".txt", ".csv", ".html", ".svg", ".png", ".npy", ".fits")
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 MENTION = re.compile(r"(?<![\w/.-])((?:\.\./)+shared/[\w./-]*|[A-Za-z0-9_-]+\.md)\b")
 

@@ -154,7 +154,7 @@ with tempfile.TemporaryDirectory() as directory:
 
     # The honest column: every ok rung against the fastest CPU entry of its run, rung or peer.
     sys.path.insert(0, str(Path(__file__).parent.parent / "reports"))
-    from ladder_results import add_vs_best_cpu, best_cpu
+    from ladder_results import add_vs_best_cpu, best_cpu, read_results_text
     for entry in with_peers["results"]:
         cpu = [r["timings"]["compute"]["median_s"] for r in entry["rungs"]
                if r["status"] == "ok" and r["device_kind"] == "cpu"]
@@ -225,9 +225,9 @@ with tempfile.TemporaryDirectory() as directory:
     ladder_report.plt.close(figure)
     # Every chart of the committed runs (the fixture, an H100 reference run's whole suite): each value label and
     # status box inside its panel, however many decades the panel spans.
-    reference = Path(__file__).parent.parent / "reports" / "runs" / "2026-11-24-h100-b" / "results-workshop.json"
+    reference = Path(__file__).parent.parent / "reports" / "runs" / "2026-11-24-h100-b" / "results-workshop.json.gz"
     for path in (Path(fixture), reference):
-        committed = json.loads(path.read_text())
+        committed = json.loads(read_results_text(path))
         add_vs_best_cpu(committed)
         for entry in committed["results"]:
             figure = ladder_report.speedup_figure(entry)
