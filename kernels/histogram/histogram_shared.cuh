@@ -50,9 +50,14 @@ __device__ __forceinline__ void count_vector(uint4 vector, unsigned* column) {
   count_bytes(vector.w, column);
 }
 
+// next_counts, the other of the rung's two sets of counts, is zeroed here
+// for the next call, so that a call is one launch: no memset before it.
 __global__ void __launch_bounds__(kHistogramThreads, kHistogramBlocksPerSm)
-    histogram_shared(const unsigned char* __restrict__ values, std::size_t n, unsigned* __restrict__ counts) {
+    histogram_shared(const unsigned char* __restrict__ values, std::size_t n, unsigned* __restrict__ counts,
+                     unsigned* __restrict__ next_counts) {
   __shared__ unsigned lane_counts[kHistogramBins][kHistogramLanes];  // 32 KiB
+  if (blockIdx.x == 0)
+    for (int bin = threadIdx.x; bin < kHistogramBins; bin += blockDim.x) next_counts[bin] = 0;
   for (int i = threadIdx.x; i < kHistogramBins * kHistogramLanes; i += blockDim.x)
     lane_counts[i / kHistogramLanes][i % kHistogramLanes] = 0;
   __syncthreads();  // the table is zero before anyone counts
