@@ -68,16 +68,25 @@ struct SievingPrime {
 // The sieving primes 47 < p <= sqrt(n - 1), in the 8 classes of p mod 30.
 using SievingPrimes = std::array<std::vector<SievingPrime>, 8>;
 
-// The primes' positions for a sieve that starts at wheel byte `low`: each
-// first crosses p * m with m the smallest wheel number >= p and >= 30 low / p.
-inline SievingPrimes sieving_primes(std::uint64_t n, std::uint64_t low) {
-  SievingPrimes primes;
+// The primes 47 < p <= sqrt(n - 1), those that cross out their multiples
+// one by one: a small plain sieve, once per compute().
+inline std::vector<std::uint32_t> crossing_primes(std::uint64_t n) {
+  std::vector<std::uint32_t> primes;
   const auto root = static_cast<std::uint64_t>(std::sqrt(static_cast<double>(n)));
   std::vector<std::uint8_t> composite(root + 1, 0);
   for (std::uint64_t p = 2; p <= root; ++p) {
     if (composite[p]) continue;
     for (std::uint64_t multiple = p * p; multiple <= root; multiple += p) composite[multiple] = 1;
-    if (p <= kLargestPresieved || p * p >= n) continue;
+    if (p > kLargestPresieved && p * p < n) primes.push_back(static_cast<std::uint32_t>(p));
+  }
+  return primes;
+}
+
+// The primes' positions for a sieve that starts at wheel byte `low`: each
+// first crosses p * m with m the smallest wheel number >= p and >= 30 low / p.
+inline SievingPrimes sieving_primes(std::span<const std::uint32_t> crossing, std::uint64_t low) {
+  SievingPrimes primes;
+  for (const std::uint64_t p : crossing) {
     const std::uint64_t m = std::max(p, ceil_div(30 * low, p));
     std::uint64_t q = m / 30;
     int step = 0;

@@ -26,7 +26,7 @@ class SerialPrimes final : public HostRung {
   void compute() override {
     const std::uint64_t n = flags_.size();
     const std::uint64_t bytes = ceil_div(n, 30);  // wheel byte k holds the numbers 30k ... 30k + 29
-    SievingPrimes primes = sieving_primes(n, 0);
+    SievingPrimes primes = sieving_primes(crossing_primes(n), 0);
 
     // One segment after the other: the primes carry over from each to the next.
     std::vector<std::uint8_t> segment(kSegmentBytes);

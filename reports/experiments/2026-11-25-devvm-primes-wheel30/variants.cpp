@@ -249,7 +249,7 @@ int main(int argc, char** argv) {
   auto rung_now = [&](bool write) {
     std::uint64_t count = 0;
     const std::uint64_t bytes = ladder::ceil_div(n, 30);
-    now::SievingPrimes primes = now::sieving_primes(n, 0);
+    now::SievingPrimes primes = now::sieving_primes(now::crossing_primes(n), 0);
     std::vector<std::uint8_t> segment(now::kSegmentBytes);
     for (std::uint64_t low = 0; low < bytes; low += now::kSegmentBytes) {
       const std::size_t length = std::min<std::uint64_t>(now::kSegmentBytes, bytes - low);
