@@ -1,5 +1,6 @@
 #include "rung_test.hpp"
 
+#include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 
 namespace ladder::testing {
@@ -40,6 +41,15 @@ void expect_rung_matches_reference(const std::string& exercise, const RungCase& 
     CheckResult result =
         problem->check(run_once(*entry, inputs, params, options, *problem), problem->reference(inputs, params));
     EXPECT_TRUE(result.ok) << result.detail;
+  }
+}
+
+void expect_usage_error(const std::function<void()>& action, const std::string& fragment) {
+  try {
+    action();
+    ADD_FAILURE() << "accepted; expected an error saying: " << fragment;
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
   }
 }
 

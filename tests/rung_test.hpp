@@ -5,6 +5,7 @@
 // with the reason, never passed.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -29,5 +30,8 @@ std::string rung_case_name(const ::testing::TestParamInfo<RungCase>& info);
 // of `extra_cases`, generated with seeds from `seed` up.
 void expect_rung_matches_reference(const std::string& exercise, const RungCase& rung,
                                    const std::vector<Params>& extra_cases = {}, std::uint64_t seed = 100);
+
+// `action` throws a UsageError whose message holds `fragment`.
+void expect_usage_error(const std::function<void()>& action, const std::string& fragment);
 
 }  // namespace ladder::testing

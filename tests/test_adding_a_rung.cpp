@@ -38,7 +38,7 @@ class TestOnlySerialVectorAdd final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(vector_add, test_only_serial, Backend::host, TestOnlySerialVectorAdd);
+LADDER_REGISTER_RUNG(vector_add, test_only_serial, TestOnlySerialVectorAdd);
 
 namespace {
 
@@ -61,6 +61,18 @@ TEST(AddingARungTest, IsInTheRegistry) {
 
 // What `ladder check` does with each rung it checks (run_once on every
 // check case, compared with the reference), and what the rung tests do.
+// The registration takes the backend from the rung's base class; `ladder
+// list` names a rung that is not built here by its name's prefix. The two
+// must agree for every rung, or a rung would be listed as skipped for the
+// wrong reason.
+TEST(AddingARungTest, EveryRungIsNamedForItsBaseClassesBackend) {
+  for (const auto& exercise : exercise_names())
+    for (const auto& track : {kSolutionsTrack, kExercisesTrack})
+      for (const auto& rung : registered_rungs(exercise, track))
+        EXPECT_EQ(backend_name(find_rung(exercise, rung, track)->backend), backend_name(backend_of(rung)))
+            << exercise << " " << rung << " (" << track << " track)";
+}
+
 TEST(AddingARungTest, IsCheckedAndPasses) { testing::expect_rung_matches_reference("vector_add", {kRung}); }
 
 TEST(AddingARungTest, IsOnTheLadderOfListCheckRunAndTheRungTests) {

@@ -87,10 +87,10 @@ class ClearsOnceRung final : public AddingRung {
     std::fill(y_.begin(), y_.end(), 0);
   }
 };
-LADDER_REGISTER_RUNG(test_copy, naive, Backend::host, CopyRung);
-LADDER_REGISTER_RUNG(test_copy, serial, Backend::host, BrokenCopyRung);
-LADDER_REGISTER_RUNG(test_copy, adds, Backend::host, AddingRung);
-LADDER_REGISTER_RUNG(test_copy, clears_once, Backend::host, ClearsOnceRung);
+LADDER_REGISTER_RUNG(test_copy, naive, CopyRung);
+LADDER_REGISTER_RUNG(test_copy, serial, BrokenCopyRung);
+LADDER_REGISTER_RUNG(test_copy, adds, AddingRung);
+LADDER_REGISTER_RUNG(test_copy, clears_once, ClearsOnceRung);
 
 TEST(ParamsTest, RefusesUnknownOutOfRangeAndMalformedValues) {
   auto problem = make_problem("vector_add");

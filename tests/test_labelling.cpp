@@ -32,6 +32,7 @@ Array image_from(std::size_t height, std::size_t width, const std::vector<std::u
   return image;
 }
 
+using testing::expect_usage_error;
 using testing::RungCase;
 
 class LabellingRungTest : public ::testing::TestWithParam<RungCase> {};
@@ -163,15 +164,6 @@ TEST(LabellingTest, GeneratorIsDeterministic) {
   }
   const Params noise = problem->resolve("tiny", {});
   EXPECT_NE(checksum(problem->generate(noise, 3).at("image")), checksum(problem->generate(noise, 4).at("image")));
-}
-
-void expect_usage_error(const std::function<void()>& action, const std::string& fragment) {
-  try {
-    action();
-    ADD_FAILURE() << "accepted; expected an error saying: " << fragment;
-  } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
-  }
 }
 
 TEST(LabellingTest, RefusesConnectivityOtherThan4Or8) {

@@ -131,6 +131,7 @@ std::string skip_reason(const std::string& rung) {
   return backend_availability(entry->backend, RunOptions{}).reason;
 }
 
+using testing::expect_usage_error;
 using testing::RungCase;
 
 class SpotFindingRungTest : public ::testing::TestWithParam<RungCase> {};
@@ -299,15 +300,6 @@ TEST(SpotFindingTest, GeneratorIsDeterministic) {
     const Params params = problem->resolve("tiny", stack_params("3", "50", "70", scene));
     EXPECT_EQ(checksum(problem->generate(params, 3).at("image")), checksum(problem->generate(params, 3).at("image")));
     EXPECT_NE(checksum(problem->generate(params, 3).at("image")), checksum(problem->generate(params, 4).at("image")));
-  }
-}
-
-void expect_usage_error(const std::function<void()>& action, const std::string& fragment) {
-  try {
-    action();
-    ADD_FAILURE() << "accepted; expected an error saying: " << fragment;
-  } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
   }
 }
 

@@ -40,5 +40,5 @@ class OpenClBatchedMatmul final : public OpenClRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(batched_matmul, opencl, Backend::opencl, OpenClBatchedMatmul);
+LADDER_REGISTER_RUNG(batched_matmul, opencl, OpenClBatchedMatmul);
 }  // namespace ladder

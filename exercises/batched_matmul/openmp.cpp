@@ -6,7 +6,7 @@
 namespace ladder {
 namespace {
 
-class OpenMpBatchedMatmul final : public HostRung {
+class OpenMpBatchedMatmul final : public OpenMpRung {
  public:
   explicit OpenMpBatchedMatmul(const RungContext&) {}
 
@@ -33,5 +33,5 @@ class OpenMpBatchedMatmul final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(batched_matmul, openmp, Backend::openmp, OpenMpBatchedMatmul);
+LADDER_REGISTER_RUNG(batched_matmul, openmp, OpenMpBatchedMatmul);
 }  // namespace ladder

@@ -6,7 +6,7 @@
 namespace ladder {
 namespace {
 
-class OpenMpConvolution final : public HostRung {
+class OpenMpConvolution final : public OpenMpRung {
  public:
   explicit OpenMpConvolution(const RungContext&) {}
 
@@ -35,5 +35,5 @@ class OpenMpConvolution final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(convolution, openmp, Backend::openmp, OpenMpConvolution);
+LADDER_REGISTER_RUNG(convolution, openmp, OpenMpConvolution);
 }  // namespace ladder

@@ -44,5 +44,5 @@ class CudaHistogram final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(histogram, cuda, Backend::cuda, CudaHistogram);
+LADDER_REGISTER_RUNG(histogram, cuda, CudaHistogram);
 }  // namespace ladder

@@ -11,7 +11,7 @@
 namespace ladder {
 namespace {
 
-class OpenMpHistogram final : public HostRung {
+class OpenMpHistogram final : public OpenMpRung {
  public:
   explicit OpenMpHistogram(const RungContext&) {}
 
@@ -36,5 +36,5 @@ class OpenMpHistogram final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(histogram, openmp, Backend::openmp, OpenMpHistogram);
+LADDER_REGISTER_RUNG(histogram, openmp, OpenMpHistogram);
 }  // namespace ladder

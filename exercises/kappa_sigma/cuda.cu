@@ -105,5 +105,5 @@ class CudaKappaSigma final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(kappa_sigma, cuda, Backend::cuda, CudaKappaSigma);
+LADDER_REGISTER_RUNG(kappa_sigma, cuda, CudaKappaSigma);
 }  // namespace ladder

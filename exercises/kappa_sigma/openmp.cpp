@@ -14,7 +14,7 @@
 namespace ladder {
 namespace {
 
-class OpenMpKappaSigma final : public HostRung {
+class OpenMpKappaSigma final : public OpenMpRung {
  public:
   explicit OpenMpKappaSigma(const RungContext& context) : kappa_(kappa_sigma::kappa_of(context.params)) {}
 
@@ -46,5 +46,5 @@ class OpenMpKappaSigma final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(kappa_sigma, openmp, Backend::openmp, OpenMpKappaSigma);
+LADDER_REGISTER_RUNG(kappa_sigma, openmp, OpenMpKappaSigma);
 }  // namespace ladder

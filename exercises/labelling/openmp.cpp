@@ -12,7 +12,7 @@
 namespace ladder {
 namespace {
 
-class OpenMpLabelling final : public HostRung {
+class OpenMpLabelling final : public OpenMpRung {
  public:
   explicit OpenMpLabelling(const RungContext& context) : connectivity_(labelling::connectivity(context.params)) {}
 
@@ -41,5 +41,5 @@ class OpenMpLabelling final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(labelling, openmp, Backend::openmp, OpenMpLabelling);
+LADDER_REGISTER_RUNG(labelling, openmp, OpenMpLabelling);
 }  // namespace ladder

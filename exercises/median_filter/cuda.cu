@@ -69,5 +69,5 @@ class CudaMedianFilter final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(median_filter, cuda, Backend::cuda, CudaMedianFilter);
+LADDER_REGISTER_RUNG(median_filter, cuda, CudaMedianFilter);
 }  // namespace ladder

@@ -11,7 +11,7 @@
 namespace ladder {
 namespace {
 
-class OpenMpMedianFilter final : public HostRung {
+class OpenMpMedianFilter final : public OpenMpRung {
  public:
   explicit OpenMpMedianFilter(const RungContext& context) : settings_(median_filter::settings_of(context.params)) {}
 
@@ -40,5 +40,5 @@ class OpenMpMedianFilter final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(median_filter, openmp, Backend::openmp, OpenMpMedianFilter);
+LADDER_REGISTER_RUNG(median_filter, openmp, OpenMpMedianFilter);
 }  // namespace ladder

@@ -53,5 +53,5 @@ class CudaPolygonMask final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(polygon_mask, cuda, Backend::cuda, CudaPolygonMask);
+LADDER_REGISTER_RUNG(polygon_mask, cuda, CudaPolygonMask);
 }  // namespace ladder

@@ -47,5 +47,5 @@ class OpenClPolygonMask final : public OpenClRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(polygon_mask, opencl, Backend::opencl, OpenClPolygonMask);
+LADDER_REGISTER_RUNG(polygon_mask, opencl, OpenClPolygonMask);
 }  // namespace ladder

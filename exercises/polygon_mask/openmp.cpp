@@ -9,7 +9,7 @@
 namespace ladder {
 namespace {
 
-class OpenMpPolygonMask final : public HostRung {
+class OpenMpPolygonMask final : public OpenMpRung {
  public:
   explicit OpenMpPolygonMask(const RungContext&) {}
 
@@ -34,5 +34,5 @@ class OpenMpPolygonMask final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(polygon_mask, openmp, Backend::openmp, OpenMpPolygonMask);
+LADDER_REGISTER_RUNG(polygon_mask, openmp, OpenMpPolygonMask);
 }  // namespace ladder

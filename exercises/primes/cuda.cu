@@ -60,5 +60,5 @@ class CudaPrimes final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(primes, cuda, Backend::cuda, CudaPrimes);
+LADDER_REGISTER_RUNG(primes, cuda, CudaPrimes);
 }  // namespace ladder

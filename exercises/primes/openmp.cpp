@@ -10,7 +10,7 @@
 namespace ladder {
 namespace {
 
-class OpenMpPrimes final : public HostRung {
+class OpenMpPrimes final : public OpenMpRung {
  public:
   explicit OpenMpPrimes(const RungContext&) {}
 
@@ -30,5 +30,5 @@ class OpenMpPrimes final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(primes, openmp, Backend::openmp, OpenMpPrimes);
+LADDER_REGISTER_RUNG(primes, openmp, OpenMpPrimes);
 }  // namespace ladder

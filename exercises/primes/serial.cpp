@@ -30,5 +30,5 @@ class SerialPrimes final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(primes, serial, Backend::host, SerialPrimes);
+LADDER_REGISTER_RUNG(primes, serial, SerialPrimes);
 }  // namespace ladder

@@ -72,5 +72,5 @@ class CudaSpotFinding final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(spot_finding, cuda, Backend::cuda, CudaSpotFinding);
+LADDER_REGISTER_RUNG(spot_finding, cuda, CudaSpotFinding);
 }  // namespace ladder

@@ -15,7 +15,7 @@ namespace {
 
 using spot_finding::Settings;
 
-class OpenMpSpotFinding final : public HostRung {
+class OpenMpSpotFinding final : public OpenMpRung {
  public:
   explicit OpenMpSpotFinding(const RungContext& context) : settings_(spot_finding::settings_of(context.params)) {}
 
@@ -46,5 +46,5 @@ class OpenMpSpotFinding final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(spot_finding, openmp, Backend::openmp, OpenMpSpotFinding);
+LADDER_REGISTER_RUNG(spot_finding, openmp, OpenMpSpotFinding);
 }  // namespace ladder

@@ -49,5 +49,5 @@ class SerialSpotFinding final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(spot_finding, serial, Backend::host, SerialSpotFinding);
+LADDER_REGISTER_RUNG(spot_finding, serial, SerialSpotFinding);
 }  // namespace ladder

@@ -31,5 +31,5 @@ class SerialVectorAdd final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(vector_add, serial, Backend::host, SerialVectorAdd);
+LADDER_REGISTER_RUNG(vector_add, serial, SerialVectorAdd);
 }  // namespace ladder

@@ -43,5 +43,5 @@ class NaiveBatchedMatmul final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(batched_matmul, naive, Backend::host, NaiveBatchedMatmul);
+LADDER_REGISTER_RUNG(batched_matmul, naive, NaiveBatchedMatmul);
 }  // namespace ladder

@@ -46,5 +46,5 @@ class NaiveConvolution final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(convolution, naive, Backend::host, NaiveConvolution);
+LADDER_REGISTER_RUNG(convolution, naive, NaiveConvolution);
 }  // namespace ladder

@@ -75,5 +75,5 @@ class OpenClConvolution final : public OpenClRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(convolution, opencl, Backend::opencl, OpenClConvolution);
+LADDER_REGISTER_RUNG(convolution, opencl, OpenClConvolution);
 }  // namespace ladder

@@ -31,5 +31,5 @@ class NaiveHistogram final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(histogram, naive, Backend::host, NaiveHistogram);
+LADDER_REGISTER_RUNG(histogram, naive, NaiveHistogram);
 }  // namespace ladder

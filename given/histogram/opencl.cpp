@@ -57,5 +57,5 @@ class OpenClHistogram final : public OpenClRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(histogram, opencl, Backend::opencl, OpenClHistogram);
+LADDER_REGISTER_RUNG(histogram, opencl, OpenClHistogram);
 }  // namespace ladder

@@ -68,5 +68,5 @@ class NaiveKappaSigma final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(kappa_sigma, naive, Backend::host, NaiveKappaSigma);
+LADDER_REGISTER_RUNG(kappa_sigma, naive, NaiveKappaSigma);
 }  // namespace ladder

@@ -155,5 +155,5 @@ class OpenClKappaSigma final : public OpenClRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(kappa_sigma, opencl, Backend::opencl, OpenClKappaSigma);
+LADDER_REGISTER_RUNG(kappa_sigma, opencl, OpenClKappaSigma);
 }  // namespace ladder

@@ -63,5 +63,5 @@ class NaiveLabelling final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(labelling, naive, Backend::host, NaiveLabelling);
+LADDER_REGISTER_RUNG(labelling, naive, NaiveLabelling);
 }  // namespace ladder

@@ -112,5 +112,5 @@ class OpenClLabelling final : public OpenClRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(labelling, opencl, Backend::opencl, OpenClLabelling);
+LADDER_REGISTER_RUNG(labelling, opencl, OpenClLabelling);
 }  // namespace ladder

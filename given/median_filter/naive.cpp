@@ -57,5 +57,5 @@ class NaiveMedianFilter final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(median_filter, naive, Backend::host, NaiveMedianFilter);
+LADDER_REGISTER_RUNG(median_filter, naive, NaiveMedianFilter);
 }  // namespace ladder

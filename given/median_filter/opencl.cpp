@@ -69,5 +69,5 @@ class OpenClMedianFilter final : public OpenClRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(median_filter, opencl, Backend::opencl, OpenClMedianFilter);
+LADDER_REGISTER_RUNG(median_filter, opencl, OpenClMedianFilter);
 }  // namespace ladder

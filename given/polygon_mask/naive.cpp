@@ -52,5 +52,5 @@ class NaivePolygonMask final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(polygon_mask, naive, Backend::host, NaivePolygonMask);
+LADDER_REGISTER_RUNG(polygon_mask, naive, NaivePolygonMask);
 }  // namespace ladder

@@ -36,5 +36,5 @@ class NaivePrimes final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(primes, naive, Backend::host, NaivePrimes);
+LADDER_REGISTER_RUNG(primes, naive, NaivePrimes);
 }  // namespace ladder

@@ -81,5 +81,5 @@ class OpenClPrimes final : public OpenClRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(primes, opencl, Backend::opencl, OpenClPrimes);
+LADDER_REGISTER_RUNG(primes, opencl, OpenClPrimes);
 }  // namespace ladder

@@ -57,5 +57,5 @@ class NaiveSpotFinding final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(spot_finding, naive, Backend::host, NaiveSpotFinding);
+LADDER_REGISTER_RUNG(spot_finding, naive, NaiveSpotFinding);
 }  // namespace ladder

@@ -87,5 +87,5 @@ class OpenClSpotFinding final : public OpenClRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(spot_finding, opencl, Backend::opencl, OpenClSpotFinding);
+LADDER_REGISTER_RUNG(spot_finding, opencl, OpenClSpotFinding);
 }  // namespace ladder

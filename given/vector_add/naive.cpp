@@ -36,5 +36,5 @@ class NaiveVectorAdd final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(vector_add, naive, Backend::host, NaiveVectorAdd);
+LADDER_REGISTER_RUNG(vector_add, naive, NaiveVectorAdd);
 }  // namespace ladder

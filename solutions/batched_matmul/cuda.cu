@@ -58,5 +58,5 @@ class CudaBatchedMatmul final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(batched_matmul, cuda, Backend::cuda, CudaBatchedMatmul);
+LADDER_REGISTER_RUNG(batched_matmul, cuda, CudaBatchedMatmul);
 }  // namespace ladder

@@ -68,5 +68,5 @@ class CublasBatchedMatmul final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(batched_matmul, cuda_cublas, Backend::cuda, CublasBatchedMatmul);
+LADDER_REGISTER_RUNG(batched_matmul, cuda_cublas, CublasBatchedMatmul);
 }  // namespace ladder

@@ -9,7 +9,7 @@ namespace {
 
 using batched_matmul::kLanes;
 
-class OpenMpBatchedMatmul final : public HostRung {
+class OpenMpBatchedMatmul final : public OpenMpRung {
  public:
   explicit OpenMpBatchedMatmul(const RungContext&) {}
 
@@ -35,5 +35,5 @@ class OpenMpBatchedMatmul final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(batched_matmul, openmp, Backend::openmp, OpenMpBatchedMatmul);
+LADDER_REGISTER_RUNG(batched_matmul, openmp, OpenMpBatchedMatmul);
 }  // namespace ladder

@@ -28,5 +28,5 @@ class SerialBatchedMatmul final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(batched_matmul, serial, Backend::host, SerialBatchedMatmul);
+LADDER_REGISTER_RUNG(batched_matmul, serial, SerialBatchedMatmul);
 }  // namespace ladder

@@ -94,5 +94,5 @@ class CudaConvolution final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(convolution, cuda, Backend::cuda, CudaConvolution);
+LADDER_REGISTER_RUNG(convolution, cuda, CudaConvolution);
 }  // namespace ladder

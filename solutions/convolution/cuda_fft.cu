@@ -152,5 +152,5 @@ class CudaFftConvolution final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(convolution, cuda_fft, Backend::cuda, CudaFftConvolution);
+LADDER_REGISTER_RUNG(convolution, cuda_fft, CudaFftConvolution);
 }  // namespace ladder

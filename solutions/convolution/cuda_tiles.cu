@@ -74,5 +74,5 @@ class CudaTilesConvolution final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(convolution, cuda_tiles, Backend::cuda, CudaTilesConvolution);
+LADDER_REGISTER_RUNG(convolution, cuda_tiles, CudaTilesConvolution);
 }  // namespace ladder

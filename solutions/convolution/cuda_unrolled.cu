@@ -133,5 +133,5 @@ class CudaUnrolledConvolution final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(convolution, cuda_unrolled, Backend::cuda, CudaUnrolledConvolution);
+LADDER_REGISTER_RUNG(convolution, cuda_unrolled, CudaUnrolledConvolution);
 }  // namespace ladder

@@ -25,5 +25,5 @@ class SerialConvolution final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(convolution, serial, Backend::host, SerialConvolution);
+LADDER_REGISTER_RUNG(convolution, serial, SerialConvolution);
 }  // namespace ladder

@@ -39,5 +39,5 @@ class CudaAtomicsHistogram final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(histogram, cuda_atomics, Backend::cuda, CudaAtomicsHistogram);
+LADDER_REGISTER_RUNG(histogram, cuda_atomics, CudaAtomicsHistogram);
 }  // namespace ladder

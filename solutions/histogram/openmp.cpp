@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::size_t kCopies = 4;
 
-class OpenMpHistogram final : public HostRung {
+class OpenMpHistogram final : public OpenMpRung {
  public:
   explicit OpenMpHistogram(const RungContext&) {}
 
@@ -59,5 +59,5 @@ class OpenMpHistogram final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(histogram, openmp, Backend::openmp, OpenMpHistogram);
+LADDER_REGISTER_RUNG(histogram, openmp, OpenMpHistogram);
 }  // namespace ladder

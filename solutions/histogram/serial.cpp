@@ -42,5 +42,5 @@ class SerialHistogram final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(histogram, serial, Backend::host, SerialHistogram);
+LADDER_REGISTER_RUNG(histogram, serial, SerialHistogram);
 }  // namespace ladder

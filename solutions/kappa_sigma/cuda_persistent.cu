@@ -78,5 +78,5 @@ class CudaPersistentKappaSigma final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(kappa_sigma, cuda_persistent, Backend::cuda, CudaPersistentKappaSigma);
+LADDER_REGISTER_RUNG(kappa_sigma, cuda_persistent, CudaPersistentKappaSigma);
 }  // namespace ladder

@@ -53,7 +53,7 @@ struct alignas(64) ThreadPart {
   double sum = 0, squares = 0;
 };
 
-class OpenMpKappaSigma final : public HostRung {
+class OpenMpKappaSigma final : public OpenMpRung {
  public:
   explicit OpenMpKappaSigma(const RungContext& context) : kappa_(kappa_sigma::kappa_of(context.params)) {}
 
@@ -204,5 +204,5 @@ class OpenMpKappaSigma final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(kappa_sigma, openmp, Backend::openmp, OpenMpKappaSigma);
+LADDER_REGISTER_RUNG(kappa_sigma, openmp, OpenMpKappaSigma);
 }  // namespace ladder

@@ -82,5 +82,5 @@ class SerialKappaSigma final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(kappa_sigma, serial, Backend::host, SerialKappaSigma);
+LADDER_REGISTER_RUNG(kappa_sigma, serial, SerialKappaSigma);
 }  // namespace ladder

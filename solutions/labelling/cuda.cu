@@ -87,5 +87,5 @@ class CudaLabelling final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(labelling, cuda, Backend::cuda, CudaLabelling);
+LADDER_REGISTER_RUNG(labelling, cuda, CudaLabelling);
 }  // namespace ladder

@@ -49,5 +49,5 @@ class SerialLabelling final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(labelling, serial, Backend::host, SerialLabelling);
+LADDER_REGISTER_RUNG(labelling, serial, SerialLabelling);
 }  // namespace ladder

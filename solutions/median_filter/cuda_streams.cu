@@ -147,5 +147,5 @@ class CudaStreamsMedianFilter final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(median_filter, cuda_streams, Backend::cuda, CudaStreamsMedianFilter);
+LADDER_REGISTER_RUNG(median_filter, cuda_streams, CudaStreamsMedianFilter);
 }  // namespace ladder

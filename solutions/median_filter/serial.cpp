@@ -39,5 +39,5 @@ class SerialMedianFilter final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(median_filter, serial, Backend::host, SerialMedianFilter);
+LADDER_REGISTER_RUNG(median_filter, serial, SerialMedianFilter);
 }  // namespace ladder

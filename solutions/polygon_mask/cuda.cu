@@ -73,6 +73,6 @@ class CudaPolygonMask final : public CudaRung {
 }  // namespace
 // To make per row the rung: swap per_pixel and per_row in these two lines
 // (and name the extra cuda_per_pixel in PolygonMask::rungs()).
-LADDER_REGISTER_RUNG(polygon_mask, cuda, Backend::cuda, CudaPolygonMask<Layout::per_pixel>);
-LADDER_REGISTER_RUNG(polygon_mask, cuda_per_row, Backend::cuda, CudaPolygonMask<Layout::per_row>);
+LADDER_REGISTER_RUNG(polygon_mask, cuda, CudaPolygonMask<Layout::per_pixel>);
+LADDER_REGISTER_RUNG(polygon_mask, cuda_per_row, CudaPolygonMask<Layout::per_row>);
 }  // namespace ladder

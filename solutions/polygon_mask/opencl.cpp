@@ -63,6 +63,6 @@ class OpenClPolygonMask final : public OpenClRung {
 }  // namespace
 // To make per row the rung: swap per_pixel and per_row in these two lines
 // (and name the extra opencl_per_pixel in PolygonMask::rungs()).
-LADDER_REGISTER_RUNG(polygon_mask, opencl, Backend::opencl, OpenClPolygonMask<Layout::per_pixel>);
-LADDER_REGISTER_RUNG(polygon_mask, opencl_per_row, Backend::opencl, OpenClPolygonMask<Layout::per_row>);
+LADDER_REGISTER_RUNG(polygon_mask, opencl, OpenClPolygonMask<Layout::per_pixel>);
+LADDER_REGISTER_RUNG(polygon_mask, opencl_per_row, OpenClPolygonMask<Layout::per_row>);
 }  // namespace ladder

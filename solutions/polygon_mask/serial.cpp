@@ -32,5 +32,5 @@ class SerialPolygonMask final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(polygon_mask, serial, Backend::host, SerialPolygonMask);
+LADDER_REGISTER_RUNG(polygon_mask, serial, SerialPolygonMask);
 }  // namespace ladder

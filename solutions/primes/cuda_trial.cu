@@ -33,5 +33,5 @@ class CudaTrialPrimes final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(primes, cuda_trial, Backend::cuda, CudaTrialPrimes);
+LADDER_REGISTER_RUNG(primes, cuda_trial, CudaTrialPrimes);
 }  // namespace ladder

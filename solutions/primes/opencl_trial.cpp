@@ -39,5 +39,5 @@ class OpenClTrialPrimes final : public OpenClRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(primes, opencl_trial, Backend::opencl, OpenClTrialPrimes);
+LADDER_REGISTER_RUNG(primes, opencl_trial, OpenClTrialPrimes);
 }  // namespace ladder

@@ -12,7 +12,7 @@ namespace {
 
 using namespace primes_sieve;
 
-class OpenMpPrimes final : public HostRung {
+class OpenMpPrimes final : public OpenMpRung {
  public:
   explicit OpenMpPrimes(const RungContext&) {}
 
@@ -54,5 +54,5 @@ class OpenMpPrimes final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(primes, openmp, Backend::openmp, OpenMpPrimes);
+LADDER_REGISTER_RUNG(primes, openmp, OpenMpPrimes);
 }  // namespace ladder

@@ -71,5 +71,5 @@ class CudaSlidingSpotFinding final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(spot_finding, cuda_sliding, Backend::cuda, CudaSlidingSpotFinding);
+LADDER_REGISTER_RUNG(spot_finding, cuda_sliding, CudaSlidingSpotFinding);
 }  // namespace ladder

@@ -81,5 +81,5 @@ class CudaStreamsSpotFinding final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(spot_finding, cuda_streams, Backend::cuda, CudaStreamsSpotFinding);
+LADDER_REGISTER_RUNG(spot_finding, cuda_streams, CudaStreamsSpotFinding);
 }  // namespace ladder

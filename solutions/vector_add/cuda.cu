@@ -41,5 +41,5 @@ class CudaVectorAdd final : public CudaRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(vector_add, cuda, Backend::cuda, CudaVectorAdd);
+LADDER_REGISTER_RUNG(vector_add, cuda, CudaVectorAdd);
 }  // namespace ladder

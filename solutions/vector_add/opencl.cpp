@@ -113,5 +113,5 @@ class OpenClVectorAdd final : public OpenClHostProgramRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(vector_add, opencl, Backend::opencl, OpenClVectorAdd);
+LADDER_REGISTER_RUNG(vector_add, opencl, OpenClVectorAdd);
 }  // namespace ladder

@@ -6,7 +6,7 @@
 namespace ladder {
 namespace {
 
-class OpenMpVectorAdd final : public HostRung {
+class OpenMpVectorAdd final : public OpenMpRung {
  public:
   explicit OpenMpVectorAdd(const RungContext&) {}
 
@@ -33,5 +33,5 @@ class OpenMpVectorAdd final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(vector_add, openmp, Backend::openmp, OpenMpVectorAdd);
+LADDER_REGISTER_RUNG(vector_add, openmp, OpenMpVectorAdd);
 }  // namespace ladder

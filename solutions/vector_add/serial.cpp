@@ -33,5 +33,5 @@ class SerialVectorAdd final : public HostRung {
 };
 
 }  // namespace
-LADDER_REGISTER_RUNG(vector_add, serial, Backend::host, SerialVectorAdd);
+LADDER_REGISTER_RUNG(vector_add, serial, SerialVectorAdd);
 }  // namespace ladder

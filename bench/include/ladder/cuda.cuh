@@ -176,6 +176,7 @@ class StreamLanes {
 
 class CudaRung : public Rung {
  public:
+  static constexpr Backend kBackend = Backend::cuda;
   explicit CudaRung(const RungContext& context);
   ~CudaRung() override;
   CudaRung(const CudaRung&) = delete;

@@ -99,6 +99,7 @@ class ClCacheScrubber {
 // kernels the rung builds.
 class OpenClDeviceRung : public Rung {
  public:
+  static constexpr Backend kBackend = Backend::opencl;
   explicit OpenClDeviceRung(const RungContext& context)
       : device_(select_opencl_device(context.options)), track_(context.track) {}
   OpenClDeviceRung(const OpenClDeviceRung&) = delete;

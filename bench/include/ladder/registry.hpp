@@ -2,7 +2,12 @@
 // The registry: exercises and rungs register themselves from their own
 // files, so adding a rung is one file and one registration line:
 //
-//   LADDER_REGISTER_RUNG(vector_add, cuda, Backend::cuda, CudaVectorAdd);
+//   LADDER_REGISTER_RUNG(vector_add, cuda, CudaVectorAdd);
+//
+// The backend is the one the rung's base class names (Type::kBackend:
+// HostRung, OpenMpRung, OpenClRung, CudaRung); the rung's name must start
+// with it (cuda..., opencl..., openmp...; any other name is a host rung),
+// because a rung that is not built here is still listed by its name.
 //
 // Rungs belong to a track: "solutions" (solutions/, the worked rungs) or
 // "exercises" (exercises/, the participant's); the build sets LADDER_TRACK
@@ -82,9 +87,9 @@ struct Registrar {
   static const ::ladder::detail::Registrar LADDER_CONCAT(ladder_problem_, __LINE__)(   \
       [] { ::ladder::register_problem([] { return std::make_unique<Type>(); }); })
 
-#define LADDER_REGISTER_RUNG(exercise, rung, backend, Type)                              \
+#define LADDER_REGISTER_RUNG(exercise, rung, Type)                                       \
   static const ::ladder::detail::Registrar LADDER_CONCAT(ladder_rung_, __LINE__)([] {   \
-    ::ladder::register_rung({LADDER_TRACK, #exercise, #rung, ::ladder::backend,         \
+    ::ladder::register_rung({LADDER_TRACK, #exercise, #rung, Type::kBackend,            \
                              [](const ::ladder::RungContext& context) {                 \
                                return std::unique_ptr<::ladder::Rung>(new Type(context)); \
                              }});                                                       \

@@ -5,7 +5,8 @@
 //   compute  - the work itself, on data already where the rung computes
 //   download - device -> host copies of the output
 // Rungs never time themselves: the backend base classes (HostRung,
-// CudaRung, OpenClRung) measure compute with the right clock.
+// OpenMpRung, CudaRung, OpenClRung) measure compute with the right clock,
+// and each names its backend (kBackend), which the registration reads.
 #include <string>
 
 #include "ladder/array.hpp"
@@ -51,9 +52,17 @@ class Rung {
 // Rungs that compute on the host, timed with a steady clock.
 class HostRung : public Rung {
  public:
+  static constexpr Backend kBackend = Backend::host;
   double timed_compute() override;
   std::string device_name() const override;
   DeviceKind device_kind() const override { return DeviceKind::cpu; }
+};
+
+// Rungs that compute on the host with OpenMP threads: timed like any host
+// rung, listed and skipped as OpenMP (a build without OpenMP has none).
+class OpenMpRung : public HostRung {
+ public:
+  static constexpr Backend kBackend = Backend::openmp;
 };
 
 }  // namespace ladder
