@@ -30,7 +30,19 @@ with tempfile.TemporaryDirectory() as directory:
     command = [ladder, "run", "vector_add", "histogram", "--size", "tiny", "--variants", "naive,serial",
                "--replicates", "3", "--min-time", "0.05", "--repetitions", "30", "--host-bandwidth", "10",
                "--out", str(reference)]
-    run = subprocess.run(command, capture_output=True, text=True)
+    # Up to three tries: this VM's own speed can swing so much for a minute that even the
+    # steadiest of the eight figures varies by 38 % between its replicates (one CI run, this
+    # test alone on the machine), and no change of 50 % can then be told apart from noise.
+    for attempt in range(1, 4):
+        run = subprocess.run(command, capture_output=True, text=True)
+        if run.returncode != 0:
+            break
+        steadiest = min((t.get("replicate_spread", 0) for entry in json.loads(reference.read_text())["results"]
+                         for row in entry["rungs"] if row["status"] == "ok"
+                         for t in (row["timings"]["compute"], row["timings"]["transfer"])), default=0)
+        if 0.05 + 2 * steadiest < 0.49:
+            break
+        print(f"note: try {attempt}: even the steadiest figure varies by {steadiest:.1%} between replicates")
     check(run.returncode == 0, "the run with replicates succeeds", run.stdout + run.stderr)
     check("== replicate 3 of 3" in run.stdout, "the replicates are announced as they run", run.stdout)
     check("spread between replicates" in run.stdout, "and their spread printed", run.stdout)
