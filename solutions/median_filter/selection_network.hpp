@@ -8,15 +8,16 @@
 // - The columns are sorted first. A column of k values is in k windows
 //   along a row, so it is sorted once (a k-value network) and shared by all
 //   k of them.
-// - The network is built once per k and pruned: it starts as Batcher's
-//   odd-even merge sort of the k² values; a compare-exchange that never
-//   exchanges when the columns are sorted is dropped (proved by trying
-//   every 0-1 input with sorted columns, the 0-1 principle: a network that
-//   never exchanges on those never exchanges on any input with sorted
-//   columns); then everything that does not lead to the middle value is
-//   dropped, keeping only the min or only the max where only one is used.
-// For k = 3 that leaves 26 min/max per pixel after the column sort (6),
-// against OpenCV's 38; for k = 5, 146 against about 200.
+// - The network is built once per k and pruned (median_network below):
+//   sorted columns, then sorted rows, rule out most values before any
+//   comparison between them; a compare-exchange that never exchanges when
+//   the columns are sorted is dropped (proved by trying every 0-1 input
+//   with sorted columns, the 0-1 principle: a network that never exchanges
+//   on those never exchanges on any input with sorted columns); then
+//   everything that does not lead to the middle value is dropped, keeping
+//   only the min or only the max where only one is used.
+// For k = 3 that leaves 12 min/max per pixel after the column sort (6),
+// against OpenCV's 38; for k = 5, 110 against about 200.
 #include <algorithm>
 #include <array>
 #include <utility>
@@ -85,10 +86,11 @@ constexpr std::vector<CompareExchange> drop_idle_for_sorted_columns(const std::v
   return kept;
 }
 
-// Keeps only what the value at `wanted` depends on, walking backwards.
-constexpr std::vector<CompareExchange> prune_to(const std::vector<CompareExchange>& network, int n, int wanted) {
+// Keeps only what the values at `wanted` depend on, walking backwards.
+constexpr std::vector<CompareExchange> prune_to(const std::vector<CompareExchange>& network, int n,
+                                                const std::vector<int>& wanted) {
   std::vector<char> used(std::size_t(n), false);
-  used[std::size_t(wanted)] = true;
+  for (int w : wanted) used[std::size_t(w)] = true;
   std::vector<CompareExchange> kept;
   for (auto step = network.rbegin(); step != network.rend(); ++step) {
     const bool min_used = used[std::size_t(step->low)], max_used = used[std::size_t(step->high)];
@@ -100,13 +102,77 @@ constexpr std::vector<CompareExchange> prune_to(const std::vector<CompareExchang
   return kept;
 }
 
-// The median of k sorted columns of k values. Trying every 0-1 input costs
-// (k+1)^k: 2·10^6 for k = 7, 10^9 for k = 9; past 7 the pruned Batcher
-// network is used as it is.
+// Min and max operations left in a pruned network.
+constexpr int operations(const std::vector<CompareExchange>& network) {
+  int count = 0;
+  for (const CompareExchange& step : network) count += int(step.keep_min) + int(step.keep_max);
+  return count;
+}
+
+// Bubble sort as a network: each pass carries the largest value up
+// (`upwards`) or the smallest down. Pruned to the largest (or smallest)
+// alone it is one pass, k - 1 steps, where Batcher's needs more.
+constexpr std::vector<CompareExchange> bubble_network(int n, bool upwards) {
+  std::vector<CompareExchange> network;
+  for (int pass = 0; pass + 1 < n; ++pass)
+    for (int j = 0; j + 1 < n - pass; ++j) {
+      const int low = upwards ? j : n - 2 - j;
+      network.push_back({low, low + 1});
+    }
+  return network;
+}
+
+// The median of k sorted columns of k values (value c·k + i is row i of
+// column c), in three steps:
+// 1. Each row is sorted across the columns; the columns stay sorted (a
+//    classic lemma). Then the value at (row i, column c) has at least
+//    (i+1)(c+1) - 1 values at or below it and (k-i)(k-c) - 1 at or above.
+// 2. So only some values can be the median (3 of 9 at k = 3, 13 of 25 at
+//    k = 5); `below` others are certainly under it, and the median is the
+//    candidates' (k²/2 - below)-th smallest: a sorting network over the
+//    candidates, pruned to that rank. A row is sorted only as far as its
+//    candidates need, by the cheapest of Batcher's network and the two
+//    bubble sorts (a row whose only candidate is its largest: one pass).
+// 3. For k <= 7 every step that never exchanges when the columns are
+//    sorted is dropped; trying every 0-1 input costs (k+1)^k: 2·10^6 for
+//    k = 7, 10^9 for k = 9. Then everything the median does not need.
+// Per pixel that leaves 12 min/max at k = 3 (Batcher's network pruned the
+// same way without step 1 and 2: 26; OpenCV's network: 38), 110 at k = 5
+// (146), 362 at k = 7 (450).
 constexpr std::vector<CompareExchange> median_network(int k) {
-  std::vector<CompareExchange> network = sorting_network(k * k);
+  const int n = k * k, middle = n / 2;
+  std::vector<int> candidates;
+  int below = 0;
+  for (int c = 0; c < k; ++c)
+    for (int i = 0; i < k; ++i) {
+      const int at_least_below = (i + 1) * (c + 1) - 1, highest_rank = n - (k - i) * (k - c);
+      if (highest_rank < middle) {
+        ++below;
+      } else if (at_least_below <= middle) {
+        candidates.push_back(c * k + i);
+      }
+    }
+  // The centre is always a candidate: put it where the median will land,
+  // so that the median ends at the middle index as before.
+  const int rank = middle - below;
+  std::swap(*std::find(candidates.begin(), candidates.end(), middle), candidates[std::size_t(rank)]);
+
+  std::vector<CompareExchange> network;
+  for (int i = 0; i < k; ++i) {
+    std::vector<int> wanted;  // the row's candidates, by column
+    for (int c = 0; c < k; ++c)
+      if (std::find(candidates.begin(), candidates.end(), c * k + i) != candidates.end()) wanted.push_back(c);
+    std::vector<CompareExchange> row = sorting_network(k);
+    for (bool upwards : {true, false}) {
+      const std::vector<CompareExchange> bubble = bubble_network(k, upwards);
+      if (operations(prune_to(bubble, k, wanted)) < operations(prune_to(row, k, wanted))) row = bubble;
+    }
+    for (const CompareExchange& step : row) network.push_back({step.low * k + i, step.high * k + i});
+  }
+  for (const CompareExchange& step : sorting_network(int(candidates.size())))
+    network.push_back({candidates[std::size_t(step.low)], candidates[std::size_t(step.high)]});
   if (k <= 7) network = drop_idle_for_sorted_columns(network, k);
-  return prune_to(network, k * k, k * k / 2);
+  return prune_to(network, n, {middle});
 }
 
 // The same network as a constant of the program, for the windows small
@@ -182,9 +248,13 @@ class SelectionNetworkFilter {
     // row of `sorted` is `stride` long, column j of it is column j - r of
     // the frame: a whole block of lanes can be read past the last pixel,
     // so that every block has the same trip count.
-    const long stride = span + lanes;
-    scratch.columns.resize(std::size_t(k * stride));
-    T* sorted = scratch.columns.data();
+    // Every row of `sorted` starts its frame columns (index r) on a 64-byte
+    // line, so that storing a vector of sorted columns never straddles two.
+    constexpr long per_line = 64 / long(sizeof(T));
+    const long stride = (span + lanes + per_line - 1) / per_line * per_line;
+    scratch.columns.resize(std::size_t(k * stride + 2 * per_line));
+    const auto first = reinterpret_cast<std::uintptr_t>(scratch.columns.data() + r);
+    T* sorted = scratch.columns.data() + long((64 - first % 64) % 64 / sizeof(T));
     const T* rows[15];  // k <= 15
     for (long i = 0; i < k; ++i) rows[i] = frame + reflect(y - r + i, height) * width;
     if (k == 3) return widest_fixed_rows<3>(self, rows, sorted, stride, frame, y, result);
@@ -227,7 +297,7 @@ class SelectionNetworkFilter {
   // unit into one scalar step per lane (64-byte vectors on an AVX2
   // processor: 37x slower, 210 ms against 5.7 ms on the workshop stack).
   template <int K, class... Arguments>
-  static void widest_fixed_rows(Arguments... arguments) {
+  static void widest_fixed_rows(const Arguments&... arguments) {
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__CUDACC__)
     static const int bytes = __builtin_cpu_supports("x86-64-v4") ? 64 : __builtin_cpu_supports("x86-64-v3") ? 32 : 16;
     if (bytes == 64) return fixed_rows_avx512<K>(arguments...);
@@ -237,11 +307,11 @@ class SelectionNetworkFilter {
   }
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__CUDACC__)
   template <int K, class... Arguments>
-  [[gnu::target("arch=x86-64-v4")]] static void fixed_rows_avx512(Arguments... arguments) {
+  [[gnu::target("arch=x86-64-v4")]] static void fixed_rows_avx512(const Arguments&... arguments) {
     fixed_rows<K, 64>(arguments...);
   }
   template <int K, class... Arguments>
-  [[gnu::target("arch=x86-64-v3")]] static void fixed_rows_avx2(Arguments... arguments) {
+  [[gnu::target("arch=x86-64-v3")]] static void fixed_rows_avx2(const Arguments&... arguments) {
     fixed_rows<K, 32>(arguments...);
   }
 #endif
@@ -265,8 +335,14 @@ class SelectionNetworkFilter {
 
     // The columns sorted straight from the k rows, a vector of columns at
     // a time; the few that remain and the reflected borders one by one.
+    // The row below the window is new to the next call: it is fetched
+    // into the cache now. (A row of 1024 floats is a 4 KiB page of its
+    // own, where the processor's prefetcher stops: without this, half of
+    // the time at k = 3 went into waiting for that row.)
+    const T* next_row = frame + reflect(y + r + 1, long(self.stack_.height)) * width;
     long done = 0;
     for (; done + block <= width; done += block) {
+      __builtin_prefetch(next_row + done);
       Vector v[K];
       for (long i = 0; i < K; ++i) v[i] = *reinterpret_cast<const Unaligned*>(rows[i] + done);
       run_fixed_network<column_network>(v, std::make_index_sequence<column_network.size()>{});
@@ -306,8 +382,12 @@ class SelectionNetworkFilter {
 
   template <CompareExchange step, class Vector, std::size_t N>
   [[gnu::always_inline]] static void fixed_step(Vector (&v)[N]) {
+    // std::min's and std::max's comparisons (b < a, a < b): two different
+    // ones, so that each side is one vector min or max. With one shared
+    // `a < b`, GCC compared once and blended twice (AVX2, k = 3: 12
+    // compares and 24 blends where 24 min/max do).
     const Vector a = v[step.low], b = v[step.high];
-    if constexpr (step.keep_min) v[step.low] = a < b ? a : b;
+    if constexpr (step.keep_min) v[step.low] = b < a ? b : a;
     if constexpr (step.keep_max) v[step.high] = a < b ? b : a;
   }
 
