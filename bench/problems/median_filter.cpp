@@ -82,7 +82,7 @@ class MedianFilter final : public Problem {
   // cuda keeps the whole stack on the device; cuda_streams slices a stack
   // of any size through it, with streams and out-of-memory recovery.
   std::vector<std::string> rungs() const override {
-    return {"naive", "serial", "openmp", "opencl", "cuda", "cuda_streams"};
+    return {"naive", "serial", "openmp", "opencl", "cuda", "cuda_network", "cuda_streams"};
   }
 
   std::vector<ParamSpec> params() const override {

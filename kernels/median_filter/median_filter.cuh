@@ -22,6 +22,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+
+#include "solutions/median_filter/median_networks.hpp"
 
 namespace ladder {
 
@@ -175,6 +178,75 @@ __global__ void median3_columns(const T* in, T* out, int height, int width, Medi
   }
 }
 
+// cuda_network, k = 5 and 7: the serial rung's selection network on the
+// GPU. The block's tile is loaded as above; then every column of k values
+// under an output row is sorted once, into shared memory, and serves the k
+// windows that hold it; each window's median is the pruned network of
+// median_networks.hpp over its k sorted columns (rows sorted too, so most
+// values are ruled out before any comparison between them): per output at
+// k = 7, 362 min/max plus a share of the column sorts, where forgetful
+// selection above takes 698. Every index is known at compile time, so the
+// k² values stay in registers.
+template <median_filter::CompareExchange step, class V, int N>
+__device__ __forceinline__ void network_step(V (&v)[N]) {
+  const V a = v[step.low], b = v[step.high];
+  if constexpr (step.keep_min) v[step.low] = min(a, b);
+  if constexpr (step.keep_max) v[step.high] = max(a, b);
+}
+// A network as a type whose template arguments are its steps, made where
+// host code may run (std::array's functions are host functions), so that
+// the kernel only unrolls them.
+template <median_filter::CompareExchange... steps>
+struct NetworkSteps {};
+template <auto network, std::size_t... s>
+constexpr auto steps_of(std::index_sequence<s...>) {
+  return NetworkSteps<network[s]...>{};
+}
+template <int K, bool median>
+using FixedNetwork = decltype(steps_of<median_filter::fixed_network<K, median>()>(
+    std::make_index_sequence<median_filter::fixed_network<K, median>().size()>{}));
+
+template <median_filter::CompareExchange... steps, class V, int N>
+__device__ __forceinline__ void run_network(NetworkSteps<steps...>, V (&v)[N]) {
+  (network_step<steps>(v), ...);
+}
+
+template <class T, int K>
+__global__ void median_network(const T* in, T* out, int height, int width, MedianSettings settings) {
+  using V = typename MedianWord<T>::type;
+  constexpr int R = K / 2, PITCH = kMedianTileWidth + 2 * R, ROWS = kMedianTileHeight + 2 * R;
+  __shared__ T tile[ROWS * PITCH];
+  __shared__ V sorted[K][kMedianTileHeight][PITCH];  // [i][a][j]: the i-th smallest of tile rows a .. a+K-1, column j
+  const std::size_t frame_offset = std::size_t(blockIdx.z) * height * width;
+  load_tile(in + frame_offset, height, width, R, tile, PITCH, ROWS);
+
+  const int threads = int(blockDim.x * blockDim.y), thread = int(threadIdx.y * blockDim.x + threadIdx.x);
+  for (int e = thread; e < kMedianTileHeight * PITCH; e += threads) {
+    const int a = e / PITCH, j = e % PITCH;
+    V column[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i) column[i] = tile[(a + i) * PITCH + j];
+    run_network(FixedNetwork<K, false>{}, column);
+#pragma unroll
+    for (int i = 0; i < K; ++i) sorted[i][a][j] = column[i];
+  }
+  __syncthreads();  // every sorted column is in before a window reads it
+
+  const int tx = threadIdx.x, x = int(blockIdx.x) * kMedianTileWidth + tx;
+  for (int a = 2 * threadIdx.y; a < 2 * threadIdx.y + 2; ++a) {
+    const int y = int(blockIdx.y) * kMedianTileHeight + a;
+    if (x >= width || y >= height) continue;
+    V window[K * K];  // value c·K + i: row i of sorted column tx + c
+#pragma unroll
+    for (int c = 0; c < K; ++c)
+#pragma unroll
+      for (int i = 0; i < K; ++i) window[c * K + i] = sorted[i][a][tx + c];
+    run_network(FixedNetwork<K, true>{}, window);
+    out[frame_offset + std::size_t(y) * width + x] =
+        T(choose_output(V(tile[(a + R) * PITCH + tx + R]), window[K * K / 2], settings));
+  }
+}
+
 // Any odd k up to 15: the same selection, the buffer indexed at run time
 // (so in local memory, cached in L1), one output at a time.
 template <class T>
@@ -211,9 +283,11 @@ __global__ void median_general(const T* in, T* out, int height, int width, Media
 
 // Filters `frames` frames of height × width on `stream`: the one place that
 // picks the kernel and its launch shape. Host code, for the rungs.
+// `network`: k = 5 and 7 by median_network (the cuda_network rung), not
+// by forgetful selection.
 template <class T>
 void launch_median_filter(const T* d_in, T* d_out, std::size_t frames, int height, int width,
-                          const MedianSettings& settings, cudaStream_t stream) {
+                          const MedianSettings& settings, cudaStream_t stream, bool network = false) {
   const dim3 threads(kMedianTileWidth, kMedianBlockRows);
   const unsigned tiles_x = unsigned((width + kMedianTileWidth - 1) / kMedianTileWidth);
   const unsigned tiles_y = unsigned((height + kMedianTileHeight - 1) / kMedianTileHeight);
@@ -233,8 +307,14 @@ void launch_median_filter(const T* d_in, T* d_out, std::size_t frames, int heigh
         median3_columns<T><<<columns, threads, 0, stream>>>(in, out, height, width, settings);
         break;
       }
-      case 5: median_registers<T, 5><<<grid, threads, 0, stream>>>(in, out, height, width, settings); break;
-      case 7: median_registers<T, 7><<<grid, threads, 0, stream>>>(in, out, height, width, settings); break;
+      case 5:
+        if (network) median_network<T, 5><<<grid, threads, 0, stream>>>(in, out, height, width, settings);
+        else median_registers<T, 5><<<grid, threads, 0, stream>>>(in, out, height, width, settings);
+        break;
+      case 7:
+        if (network) median_network<T, 7><<<grid, threads, 0, stream>>>(in, out, height, width, settings);
+        else median_registers<T, 7><<<grid, threads, 0, stream>>>(in, out, height, width, settings);
+        break;
       default: median_general<T><<<grid, threads, shared_bytes, stream>>>(in, out, height, width, settings);
     }
   }

@@ -2,63 +2,11 @@
 // and its reflected halo into shared memory once; each thread selects the
 // median of two vertically adjacent windows by forgetful selection in
 // registers, reducing the k(k - 1) values they share only once
-// (kernels/median_filter/median_filter.cuh). A stack larger than the
+// (kernels/median_filter/median_filter.cuh). The host side, shared with
+// cuda_network, is in cuda_whole_stack.cuh. A stack larger than the
 // device's memory is cuda_streams' job.
-#include <string>
-
-#include "bench/problems/median_filter.hpp"
-#include "kernels/median_filter/median_filter.cuh"
-#include "ladder/cuda.cuh"
-#include "ladder/error.hpp"
+#include "solutions/median_filter/cuda_whole_stack.cuh"
 
 namespace ladder {
-namespace {
-
-class CudaMedianFilter final : public CudaRung {
- public:
-  explicit CudaMedianFilter(const RungContext& context)
-      : CudaRung(context), settings_(median_filter::settings_of(context.params)) {}
-
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = &inputs.at("image");
-    output_ = &outputs.at("output");
-    stack_ = median_filter::stack_of(*image_);
-    std::size_t free_bytes = 0, total_bytes = 0;
-    LADDER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (2 * image_->bytes() > free_bytes)
-      throw DeviceError("cuda: the stack needs " + std::to_string(2 * image_->bytes() >> 20) +
-                        " MiB on the device (input and output), more than the " + std::to_string(free_bytes >> 20) +
-                        " MiB free; the cuda_streams rung filters it in slices");
-    d_image_ = DeviceBuffer<std::byte>(image_->bytes());
-    d_output_ = DeviceBuffer<std::byte>(image_->bytes());
-  }
-
-  void upload() override {
-    LADDER_CUDA_CHECK(
-        cudaMemcpyAsync(d_image_.data(), image_->raw(), image_->bytes(), cudaMemcpyHostToDevice, stream()));
-  }
-  void compute() override {
-    const MedianSettings settings{settings_.size, settings_.remove_outlier, settings_.bright, settings_.diff};
-    median_filter::with_pixel_type(image_->dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      launch_median_filter(reinterpret_cast<const T*>(d_image_.data()), reinterpret_cast<T*>(d_output_.data()),
-                           stack_.frames, int(stack_.height), int(stack_.width), settings, stream());
-    });
-    LADDER_CUDA_CHECK_LAUNCH();
-  }
-  void download() override {
-    LADDER_CUDA_CHECK(
-        cudaMemcpyAsync(output_->raw(), d_output_.data(), output_->bytes(), cudaMemcpyDeviceToHost, stream()));
-  }
-
- private:
-  median_filter::Settings settings_;
-  median_filter::Stack stack_;
-  const Array* image_ = nullptr;
-  Array* output_ = nullptr;
-  DeviceBuffer<std::byte> d_image_, d_output_;
-};
-
-}  // namespace
-LADDER_REGISTER_RUNG(median_filter, cuda, CudaMedianFilter);
+LADDER_REGISTER_RUNG(median_filter, cuda, median_filter::CudaMedianFilter<false>);
 }  // namespace ladder
