@@ -175,10 +175,9 @@ constexpr std::vector<CompareExchange> median_network(int k) {
 }
 
 // The same network as a constant of the program, for the windows small
-// enough that its values stay in registers (on the CPU k = 3 and 5, the
-// ones OpenCV has a network for; on the GPU 5 and 7): the compiler then
-// sees every step and keeps the k² values in registers from the first
-// step to the last.
+// enough that its values stay in registers, or nearly (on the CPU k = 3,
+// 5 and 7; on the GPU 5 and 7): the compiler then sees every step and
+// keeps the k² values in registers from the first step to the last.
 constexpr std::vector<CompareExchange> network_of(int k, bool median) {
   if (median) return median_network(k);
   return sorting_network(k);

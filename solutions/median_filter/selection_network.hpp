@@ -101,6 +101,7 @@ class SelectionNetworkFilter {
     for (long i = 0; i < k; ++i) rows[i] = frame + reflect(y - r + i, height) * width;
     if (k == 3) return widest_fixed_rows<3>(self, rows, sorted, stride, frame, y, result);
     if (k == 5) return widest_fixed_rows<5>(self, rows, sorted, stride, frame, y, result);
+    if (k == 7) return widest_fixed_rows<7>(self, rows, sorted, stride, frame, y, result);
     for (long i = 0; i < k; ++i) {
       T* to = sorted + i * stride;
       for (long j = 0; j < r; ++j) to[j] = rows[i][columns[j]], to[r + width + j] = rows[i][columns[r + width + j]];
@@ -132,7 +133,7 @@ class SelectionNetworkFilter {
     }
   }
 
-  // k = 3 and 5: the fixed network on whole vectors of pixels (GCC's
+  // k = 3, 5 and 7: the fixed network on whole vectors of pixels (GCC's
   // vector types), as wide as the processor's vector unit: 64 bytes with
   // AVX-512, 32 with AVX2, else 16, chosen once. The width must match the
   // unit: GCC 12 turns each `a < b ? a : b` of a vector wider than the
