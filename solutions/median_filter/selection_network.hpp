@@ -140,14 +140,14 @@ class SelectionNetworkFilter {
   // processor: 37x slower, 210 ms against 5.7 ms on the workshop stack).
   template <int K, class... Arguments>
   static void widest_fixed_rows(const Arguments&... arguments) {
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__CUDACC__)
+#if LADDER_X86_DISPATCH
     static const int bytes = __builtin_cpu_supports("x86-64-v4") ? 64 : __builtin_cpu_supports("x86-64-v3") ? 32 : 16;
     if (bytes == 64) return fixed_rows_avx512<K>(arguments...);
     if (bytes == 32) return fixed_rows_avx2<K>(arguments...);
 #endif
     fixed_rows<K, 16>(arguments...);
   }
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__CUDACC__)
+#if LADDER_X86_DISPATCH
   template <int K, class... Arguments>
   [[gnu::target("arch=x86-64-v4")]] static void fixed_rows_avx512(const Arguments&... arguments) {
     fixed_rows<K, 64>(arguments...);
