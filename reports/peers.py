@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Peers: what a participant would use instead of the suite, timed on the same inputs in the same run.
 
-    python3 reports/peers.py RESULTS.json [--ladder PATH] [--min-time 0.2] [--replicates N]
+    python3 reports/peers.py RESULTS.json [--ladder PATH] [--min-time 0.2] [--time-budget S] [--replicates N]
 
 For every exercise run in RESULTS.json that has peers below, the inputs are
 regenerated with `ladder generate` (same size, parameters and seed, so the
@@ -12,7 +12,10 @@ as skipped, with the reason.
 
 Host peers are timed with a steady clock, GPU peers (CuPy) with CUDA events
 on data already on the device (compute-only), with the L2 cache evicted
-before each repetition as the suite does.
+before each repetition as the suite does. Each peer is repeated for at
+least --min-time seconds and 10 times, but a slow one only as often as fits
+in the run's time budget (`ladder run --time-budget`, 60 s by default), and
+at least once: at the large size a one-core SciPy call can take seconds.
 """
 import argparse
 import json
@@ -38,10 +41,12 @@ def summarise(samples):
             "samples_s": samples}
 
 
-def repeat(once, min_time, minimum=10, maximum=1000):
-    """Samples of once() (which returns seconds): enough for min_time, within [minimum, maximum]."""
+def repeat(once, min_time, time_budget, minimum=10, maximum=1000):
+    """Samples of once() (which returns seconds): enough for min_time, within [minimum, maximum], but no more
+    than fit in time_budget seconds (at least one): a slow peer gets fewer repetitions, as a slow rung does in
+    `ladder run --time-budget`."""
     pilot = max(once(), 1e-9)
-    count = int(min(max(min_time / pilot, minimum), maximum))
+    count = int(min(max(min_time / pilot, minimum), maximum, max(time_budget / pilot, 1)))
     return [once() for _ in range(count)]
 
 
@@ -227,9 +232,13 @@ def convolution_peers(inputs, parameters):
     except ImportError:
         yield "scipy.signal.convolve2d", "cpu", "SciPy is not installed"
     else:
-        yield ("scipy.signal.convolve2d(image, kernel)", "cpu",
-               lambda: (host_timer(lambda: scipy.signal.convolve2d(image, kernel)),
-                        lambda: scipy.signal.convolve2d(image, kernel), compare))
+        if image.size * kernel.size > 1 << 32:  # 8192² ⊗ 15²: half a minute a call on one core
+            yield ("scipy.signal.convolve2d(image, kernel)", "cpu",
+                   f"{image.size} pixels ⊗ {kernel.size} weights: too slow on one core (run it at workshop)")
+        else:
+            yield ("scipy.signal.convolve2d(image, kernel)", "cpu",
+                   lambda: (host_timer(lambda: scipy.signal.convolve2d(image, kernel)),
+                            lambda: scipy.signal.convolve2d(image, kernel), compare))
         yield ("scipy.signal.fftconvolve(image, kernel)", "cpu",
                lambda: (host_timer(lambda: scipy.signal.fftconvolve(image, kernel)),
                         lambda: scipy.signal.fftconvolve(image, kernel), compare))
@@ -525,7 +534,7 @@ PEERS = {"vector_add": vector_add_peers, "histogram": histogram_peers, "polygon_
          "median_filter": median_filter_peers, "batched_matmul": batched_matmul_peers}
 
 
-def run_peers(ladder, entry, min_time):
+def run_peers(ladder, entry, min_time, time_budget):
     rows = []
     with tempfile.TemporaryDirectory() as directory:
         command = [ladder, "generate", entry["exercise"], "--size", entry["size"], "--seed", str(entry["seed"]),
@@ -548,7 +557,7 @@ def run_peers(ladder, entry, min_time):
                 continue
             timer, output, *custom = make()
             compare = custom[0] if custom else compare_arrays
-            samples = repeat(timer, min_time)
+            samples = repeat(timer, min_time, time_budget)
             ok, detail = compare(output(), expected if custom else next(iter(expected.values())))
             row.update(status="ok" if ok else "failed", check={"ok": bool(ok), "detail": detail},
                        timings={"compute": summarise(samples)})
@@ -576,17 +585,36 @@ def merge_replicates(passes):
     return merged
 
 
+def run_time_budget(results, default=60.0):
+    """The time budget the rungs ran under (`--time-budget S` on the run's command line), so that the peers
+    in the same file are held to the same; `ladder run`'s default where it was not given."""
+    words = results.get("context", {}).get("command_line", "").split()
+    for word, value in zip(words, words[1:]):
+        if word == "--time-budget":
+            try:
+                return float(value)
+            except ValueError:
+                break
+    return default
+
+
 def main():
     parser = argparse.ArgumentParser(prog="peers", description=__doc__.split("\n")[0])
     parser.add_argument("results")
     parser.add_argument("--ladder", default=os.environ.get("LADDER", "ladder"), help="the ladder program")
     parser.add_argument("--min-time", type=float, default=0.2)
+    parser.add_argument("--time-budget", type=float, default=None,
+                        help="seconds of repetitions one peer may take (default: the run's `ladder run --time-budget`,"
+                             " else 60)")
     parser.add_argument("--replicates", type=int, default=0,
                         help="time every peer this many times, interleaved (default: as many as the run's rungs)")
     args = parser.parse_args()
     if args.results.endswith(".gz"):  # it writes the peers back into the file, as plain JSON
         fail(PROGRAM, f"{args.results}: a gzipped results file; peers.py adds to a plain one (gunzip it first)")
     results = load_results(PROGRAM, args.results)
+    time_budget = args.time_budget if args.time_budget is not None else run_time_budget(results)
+    if not time_budget > 0:
+        fail(PROGRAM, f"--time-budget {time_budget}: give a number of seconds above 0")
     entries = [entry for entry in results["results"] if entry["exercise"] in PEERS]
     replicates = args.replicates or max([entry.get("replicates", 1) for entry in entries] + [1])
     # Interleaved as `ladder run --replicates` does: every exercise once, then again.
@@ -595,7 +623,7 @@ def main():
         if replicates > 1:
             print(f"== peers, replicate {replicate + 1} of {replicates}", flush=True)
         for entry, entry_passes in zip(entries, passes):
-            entry_passes.append(run_peers(args.ladder, entry, args.min_time))
+            entry_passes.append(run_peers(args.ladder, entry, args.min_time, time_budget))
     for entry, entry_passes in zip(entries, passes):
         entry["peers"] = merge_replicates(entry_passes)
     temporary = Path(args.results).with_suffix(".peers.tmp")

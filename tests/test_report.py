@@ -135,6 +135,22 @@ with tempfile.TemporaryDirectory() as directory:
     check("peer: numpy" in (d / "fresh" / "tables.md").read_text(), "tables.md should show the peers")
     check(any((d / "fresh").glob("scaling-vector_add-tiny-n.png")), "the sweep over n should give a scaling chart")
 
+    # The time budget holds a slow peer to fewer repetitions (at least one), as it does a slow rung.
+    budgeted = d / "budgeted.json"
+    budgeted.write_text(fresh.read_text())
+    peers = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "reports" / "peers.py"), str(budgeted),
+                            "--ladder", ladder, "--min-time", "1", "--time-budget", "1e-9"],
+                           capture_output=True, text=True)
+    check(peers.returncode == 0, f"peers.py --time-budget: {peers.stderr}")
+    counts = [p["timings"]["compute"]["repetitions"] for e in json.loads(budgeted.read_text())["results"]
+              for p in e["peers"] if p["status"] == "ok"]
+    check(counts and all(c == 1 for c in counts), f"one repetition each under a tiny budget, not {counts}")
+    sys.path.insert(0, str(Path(__file__).parent.parent / "reports"))
+    from peers import run_time_budget
+    check(run_time_budget({"context": {"command_line": "ladder run --size large --time-budget 10"}}) == 10,
+          "the peers take the run's --time-budget")
+    check(run_time_budget({"context": {"command_line": "ladder run"}}) == 60, "else ladder run's default, 60 s")
+
     # primesieve, where its library is installed: the count, and the flags by the library's route,
     # both checked against the serial rung's flags.
     import ctypes.util
