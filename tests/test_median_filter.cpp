@@ -200,6 +200,15 @@ TEST(MedianFilterNetworkTest, ColumnSortThenMedianNetworkEqualsNthElementForEver
   }
 }
 
+// The serial rung's selection network takes about 0.4 s at the large size
+// (64 × 2048², k = 3): a run under --time-budget 10 must time it (the
+// prediction of the sorted window it replaced, 17 s, skipped it).
+TEST(MedianFilterTest, SerialIsPredictedInsideATenSecondBudgetAtTheLargeSize) {
+  auto problem = make_problem("median_filter");
+  EXPECT_LT(problem->predict("serial", problem->resolve("large", {}))->seconds, 10);
+  EXPECT_GT(problem->predict("naive", problem->resolve("large", {}))->seconds, 10);
+}
+
 TEST(MedianFilterTest, ReflectIsScipysHalfSampleSymmetricRuleRepeated) {
   // scipy on [10, 20, 30, 40]: offsets -9, -5, -1, 4, 7, 12 read 10, 40, 10, 40, 10, 40.
   const std::vector<std::pair<long, long>> cases = {{-9, 0}, {-5, 3}, {-1, 0}, {4, 3}, {7, 0}, {12, 3}};
