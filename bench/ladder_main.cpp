@@ -321,6 +321,11 @@ Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, cons
                 << gigabytes_per_s(measured.device_to_host_pinned) << " down";
     if (measured.both_directions_pinned > 0)
       std::cerr << ", " << gigabytes_per_s(measured.both_directions_pinned) << " both ways at once";
+    if (measured.fp32_operations_per_s > 0) {
+      std::ostringstream rate;
+      rate << std::fixed << std::setprecision(1) << measured.fp32_operations_per_s * 1e-12;
+      std::cerr << "; FP32 " << rate.str() << " TFLOP/s";
+    }
     std::cerr << '\n';
     return measured;
   };

@@ -111,6 +111,7 @@ def table_rows(results):
                 "high_spread": row.get("high_spread", False),
                 "fraction_of_ceiling_compute": figure(row, "fraction_of_ceiling", "compute"),
                 "fraction_of_ceiling_transfer": figure(row, "fraction_of_ceiling", "transfer"),
+                "ceiling": figure(row, "fraction_of_ceiling", "ceiling"),
             })
         for peer in entry.get("peers", []):  # other tools on the same inputs (reports/peers.py)
             rows.append({key: None for key in rows[-1]} | {
@@ -207,7 +208,7 @@ def entry_table(entry, rows):
             f"| {ratio(row['speedup_vs_naive_compute'])} / {ratio(row['speedup_vs_naive_transfer'])} "
             f"| {ratio(row['speedup_vs_serial_compute'])} / {ratio(row['speedup_vs_serial_transfer'])} "
             f"| {ratio(row['speedup_vs_best_cpu_compute'])} / {ratio(row['speedup_vs_best_cpu_transfer'])} "
-            f"| {percent(row['fraction_of_ceiling_compute'])} |")
+            f"| {percent(row['fraction_of_ceiling_compute'])}{' of FP32' if row['ceiling'] == 'device FP32 rate' else ''} |")
     return lines
 
 

@@ -1,6 +1,7 @@
 // The device's own limits, measured once per run: device-to-device copy
-// bandwidth (what a streaming kernel can hope for) and PCIe bandwidth in
-// each direction, pinned and pageable, and pinned in both at once.
+// bandwidth (what a streaming kernel can hope for), PCIe bandwidth in each
+// direction, pinned and pageable, and pinned in both at once, and the FP32
+// rate (what a compute-bound kernel can hope for).
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
@@ -28,6 +29,39 @@ double best_time(cudaStream_t stream, int repetitions, Copy copy) {
   return best * 1e-3;
 }
 
+// Eight independent chains of multiply-adds per thread, so that every
+// scheduler has one ready each cycle; the inner loop unrolled so that its
+// counter costs under 2 % of the instructions. The sums are stored, so that
+// none of the work can be optimised away.
+constexpr int kChains = 8;
+constexpr int kUnroll = 16;
+__global__ void fused_multiply_adds(float* out, int rounds, float a, float b) {
+  float x[kChains];
+#pragma unroll
+  for (int i = 0; i < kChains; ++i) x[i] = float(threadIdx.x + i);
+  for (int r = 0; r < rounds; ++r)
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u)
+#pragma unroll
+      for (int i = 0; i < kChains; ++i) x[i] = fmaf(x[i], a, b);
+  float sum = 0;
+#pragma unroll
+  for (int i = 0; i < kChains; ++i) sum += x[i];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// FP32 operations per second (2 a multiply-add) with every SM full.
+double measure_fp32_rate(const cudaDeviceProp& properties, cudaStream_t stream) {
+  constexpr int kThreads = 256, kRounds = 2048;
+  const int blocks = properties.multiProcessorCount * (properties.maxThreadsPerMultiProcessor / kThreads);
+  DeviceBuffer<float> out(std::size_t(blocks) * kThreads);
+  const double seconds = best_time(stream, 5, [&] {
+    fused_multiply_adds<<<blocks, kThreads, 0, stream>>>(out.data(), kRounds, 0.999999f, 1e-6f);
+    LADDER_CUDA_CHECK(cudaGetLastError());
+  });
+  return 2.0 * double(blocks) * kThreads * kRounds * kUnroll * kChains / seconds;
+}
+
 }  // namespace
 
 DeviceCeilings measure_cuda_ceilings(const RunOptions& options) {
@@ -48,6 +82,7 @@ DeviceCeilings measure_cuda_ceilings(const RunOptions& options) {
         cudaMemcpyAsync(target.data(), source.data(), copy_bytes, cudaMemcpyDeviceToDevice, stream.get()));
   });
   ceilings.copy_bytes_per_s = 2.0 * copy_bytes / copy;  // bytes read + written
+  ceilings.fp32_operations_per_s = measure_fp32_rate(properties, stream.get());
 
   auto transfer_rates = [&](void* host, double& up, double& down) {
     up =

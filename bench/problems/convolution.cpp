@@ -275,7 +275,8 @@ class Convolution final : public Problem {
     return {.bytes = 4 * (image + kernel + output),
             .operations = 2 * kernel * output,
             .bytes_in = 4 * (image + kernel),
-            .bytes_out = 4 * output};
+            .bytes_out = 4 * output,
+            .fp32_bound = true};
   }
 
  private:

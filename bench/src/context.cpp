@@ -48,7 +48,8 @@ nlohmann::json ceilings_json(const std::optional<DeviceCeilings>& c) {
           {"device_to_host_pinned_bytes_per_s", c->device_to_host_pinned},
           {"host_to_device_pageable_bytes_per_s", c->host_to_device_pageable},
           {"device_to_host_pageable_bytes_per_s", c->device_to_host_pageable},
-          {"both_directions_pinned_bytes_per_s", c->both_directions_pinned}};
+          {"both_directions_pinned_bytes_per_s", c->both_directions_pinned},
+          {"fp32_operations_per_s", c->fp32_operations_per_s}};
 }
 
 #ifdef _OPENMP

@@ -479,8 +479,17 @@ CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, D
     fraction.ceiling = "device copy bandwidth";
     fraction.ceiling_bytes_per_s = device ? device->copy_bytes_per_s : 0;
     if (device && backend == Backend::cuda) fraction.transfer_bound_s = transfer_bound(*device, work);
+    // A compute-bound rung (convolution) moves few bytes per operation: its
+    // bandwidth fraction would say nothing. Its operations over the FP32 rate do.
+    if (device && work.fp32_bound && device->fp32_operations_per_s > 0) {
+      fraction.ceiling = "device FP32 rate";
+      fraction.ceiling_bytes_per_s = 0;
+      fraction.ceiling_operations_per_s = device->fp32_operations_per_s;
+    }
   }
-  if (fraction.ceiling_bytes_per_s > 0)
+  if (fraction.ceiling_operations_per_s > 0)
+    fraction.compute = work.operations / timings.compute.median / fraction.ceiling_operations_per_s;
+  else if (fraction.ceiling_bytes_per_s > 0)
     fraction.compute = work.bytes / timings.compute.median / fraction.ceiling_bytes_per_s;
   if (kind == DeviceKind::cpu)
     fraction.transfer = fraction.compute;
@@ -493,18 +502,19 @@ nlohmann::json to_json(const std::optional<double>& value) { return value ? nloh
 
 nlohmann::json to_json(const RungTimings& t) {
   const CeilingFraction& fraction = t.fraction_of_ceiling;
+  nlohmann::json ceiling = {{"ceiling", fraction.ceiling},
+                            {"ceiling_bytes_per_s", fraction.ceiling_bytes_per_s},
+                            {"compute", to_json(fraction.compute)},
+                            {"transfer", to_json(fraction.transfer)},
+                            {"transfer_bound_s", fraction.transfer_bound_s}};
+  if (fraction.ceiling_operations_per_s > 0) ceiling["ceiling_operations_per_s"] = fraction.ceiling_operations_per_s;
   return {{"compute", to_json(t.compute)},
           {"transfer", to_json(t.transfer)},
           {"upload", to_json(t.upload)},
           {"download", to_json(t.download)},
           {"google_benchmark", t.google_benchmark},
           {"throughput", {{"bytes_per_s", t.bytes_per_s}, {"operations_per_s", t.operations_per_s}}},
-          {"fraction_of_ceiling",
-           {{"ceiling", fraction.ceiling},
-            {"ceiling_bytes_per_s", fraction.ceiling_bytes_per_s},
-            {"compute", to_json(fraction.compute)},
-            {"transfer", to_json(fraction.transfer)},
-            {"transfer_bound_s", fraction.transfer_bound_s}}}};
+          {"fraction_of_ceiling", ceiling}};
 }
 
 }  // namespace

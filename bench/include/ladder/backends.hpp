@@ -26,6 +26,10 @@ struct DeviceCeilings {
   // over the time (the link is full duplex, but a host may not feed both
   // directions at their full rates together). 0 where not measured.
   double both_directions_pinned = 0;
+  // FP32 operations per second, a fused multiply-add counting 2, from a
+  // kernel that keeps every lane busy with independent multiply-adds. 0
+  // where not measured.
+  double fp32_operations_per_s = 0;
 };
 DeviceCeilings measure_cuda_ceilings(const RunOptions& options);
 DeviceCeilings measure_opencl_ceilings(const RunOptions& options);

@@ -171,8 +171,9 @@ struct RungPlacement {
 // The rung's figures over the ceiling of the device it ran on; a fraction
 // is empty where there is no ceiling (or transfer bound) to divide by.
 struct CeilingFraction {
-  std::string ceiling;  // "host memory bandwidth" or "device copy bandwidth"
-  double ceiling_bytes_per_s = 0;
+  std::string ceiling;  // "host memory bandwidth", "device copy bandwidth" or "device FP32 rate"
+  double ceiling_bytes_per_s = 0;       // the bandwidth ceiling (0 where the ceiling is the FP32 rate)
+  double ceiling_operations_per_s = 0;  // the FP32 rate, where that is the ceiling
   std::optional<double> compute, transfer;
   double transfer_bound_s = 0;  // seconds the copies need at the link's measured rate (CUDA rungs)
 };

@@ -26,6 +26,10 @@ struct Work {
   double operations = 0; // minimum arithmetic operations
   double bytes_in = 0;   // host -> device for a device rung
   double bytes_out = 0;  // device -> host
+  // True where the operations are all FP32 multiplies and adds, as many as
+  // the rung must do (convolution): a GPU rung is then judged against the
+  // device's measured FP32 rate, not its bandwidth.
+  bool fp32_bound = false;
 };
 
 // A rung's predicted compute time, for rungs that would run past the run's
