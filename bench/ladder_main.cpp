@@ -310,7 +310,7 @@ Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, cons
   }
   auto device_ceilings = [&](Backend backend, auto measure) -> std::optional<DeviceCeilings> {
     if (!backends.count(backend) || !backend_availability(backend, options).available) return std::nullopt;
-    std::cerr << "measuring " << backend_name(backend) << " device bandwidth...\n";
+    std::cerr << "measuring " << backend_name(backend) << " device ceilings (bandwidth; FP32 rate on CUDA)...\n";
     DeviceCeilings measured = measure(options);
     if (args.flag("--device-bandwidth"))
       measured.copy_bytes_per_s = parse_positive("--device-bandwidth", args.value("--device-bandwidth")) * 1e9;
