@@ -59,12 +59,25 @@ __global__ void __launch_bounds__(kUnrolledThreads)
   const int y0 = blockIdx.y * kUnrolledTileHeight, x0 = blockIdx.x * kUnrolledTileWidth;
 
   // As in convolve_strips: coalesced reads along an image row, zeros outside
-  // the image (and in the rows that only the zero weight rows read).
-  for (int r = threadIdx.y; r < tile_height; r += kUnrolledThreadsY)
-    for (int c = threadIdx.x; c < tile_width; c += kUnrolledThreadsX) {
-      const int iy = y0 + r - (rows - 1), ix = x0 + c - (columns - 1);
+  // the image. The tile's pixels are one flat range over the block's
+  // threads, so that every lane has a pixel at each step (rows of 32 + K - 1
+  // pixels would leave 18 of 32 lanes idle in every second step at K = 15),
+  // and only the blocks along the image's edges test each pixel's bounds.
+  const int top = y0 - (rows - 1), left = x0 - (columns - 1);  // the tile's first pixel in the image
+  const int thread = threadIdx.y * kUnrolledThreadsX + threadIdx.x;
+  if (top >= 0 && left >= 0 && top + tile_height <= height && left + tile_width <= width) {
+#pragma unroll 4
+    for (int i = thread; i < tile_height * tile_width; i += kUnrolledThreads) {
+      const int r = i / tile_width, c = i % tile_width;
+      tile[c * stride + r] = image[(top + r) * width + left + c];
+    }
+  } else {
+#pragma unroll 4
+    for (int i = thread; i < tile_height * tile_width; i += kUnrolledThreads) {
+      const int r = i / tile_width, c = i % tile_width, iy = top + r, ix = left + c;
       tile[c * stride + r] = (iy >= 0 && iy < height && ix >= 0 && ix < width) ? image[iy * width + ix] : 0.0f;
     }
+  }
   __syncthreads();  // the whole tile is in before anyone reads it
 
   float sum[kUnrolledStrip] = {};
