@@ -380,7 +380,7 @@ int command_run(const Arguments& args) {
     std::cerr << "warning: the machine was loaded during the run (load average " << readings.load_after.one_minute
               << " on " << cores << " hardware threads at the end)\n";
   nlohmann::json document = {{"schema_version", kSchemaVersion},
-                             {"context", run_context(options, ceilings, args.command_line, readings)},
+                             {"context", run_context(options, policy, ceilings, args.command_line, readings)},
                              {"results", results}};
   write_file_atomically(out, document.dump(1) + "\n");
   std::cout << "results: " << out << '\n';

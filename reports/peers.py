@@ -586,9 +586,14 @@ def merge_replicates(passes):
 
 
 def run_time_budget(results, default=60.0):
-    """The time budget the rungs ran under (`--time-budget S` on the run's command line), so that the peers
-    in the same file are held to the same; `ladder run`'s default where it was not given."""
-    words = results.get("context", {}).get("command_line", "").split()
+    """The time budget the rungs ran under, so that the peers in the same file are held to the same: the
+    context's timing policy, or in runs before it was recorded `--time-budget S` on the run's command line;
+    `ladder run`'s default where neither says."""
+    context = results.get("context", {})
+    recorded = (context.get("timing_policy") or {}).get("time_budget_s")
+    if isinstance(recorded, (int, float)) and recorded > 0:
+        return float(recorded)
+    words = context.get("command_line", "").split()
     for word, value in zip(words, words[1:]):
         if word == "--time-budget":
             try:

@@ -159,6 +159,11 @@ with tempfile.TemporaryDirectory() as directory:
     check(run_time_budget({"context": {"command_line": "ladder run --size large --time-budget 10"}}) == 10,
           "the peers take the run's --time-budget")
     check(run_time_budget({"context": {"command_line": "ladder run"}}) == 60, "else ladder run's default, 60 s")
+    check(json.loads(fresh.read_text())["context"]["timing_policy"]["time_budget_s"] == 60,
+          "a run records its time budget in its context")
+    check(run_time_budget({"context": {"command_line": "ladder run --time-budget 10",
+                                       "timing_policy": {"time_budget_s": 4.5}}}) == 4.5,
+          "the recorded time budget comes first")
 
     # primesieve, where its library is installed: the count, and the flags by the library's route,
     # both checked against the serial rung's flags.

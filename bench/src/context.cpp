@@ -136,8 +136,8 @@ HostLoad read_host_load() {
   return load;
 }
 
-nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, const std::string& command_line,
-                           const RunReadings& readings) {
+nlohmann::json run_context(const RunOptions& options, const TimingPolicy& policy, const Ceilings& ceilings,
+                           const std::string& command_line, const RunReadings& readings) {
   utsname system{};
   uname(&system);
   nlohmann::json openmp = nullptr;
@@ -176,6 +176,12 @@ nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, 
       {"opencl", {{"devices", opencl_devices()}, {"device_selected", options.opencl_device}}},
       {"host_memory", options.pinned ? "pinned" : "pageable"},
       {"l2_eviction", !options.warm},
+      {"timing_policy",
+       {{"min_time_s", policy.min_time},
+        {"min_repetitions", policy.min_repetitions},
+        {"max_repetitions", policy.max_repetitions},
+        {"noise_target", policy.noise_target},
+        {"time_budget_s", policy.time_budget}}},
       {"ceilings",
        {{"host_bytes_per_s", ceilings.host_bytes_per_s},
         {"host_threads", ceilings.host_threads},

@@ -239,8 +239,11 @@ struct RunReadings {
   CpuTicks ticks_before, ticks_after;
 };
 
-nlohmann::json run_context(const RunOptions& options, const Ceilings& ceilings, const std::string& command_line,
-                           const RunReadings& readings);
+// The results' context: the suite, the machine, how the run was timed
+// (`policy`, so that what is added to the file later, the peers, can be
+// timed the same way) and what the machine was doing.
+nlohmann::json run_context(const RunOptions& options, const TimingPolicy& policy, const Ceilings& ceilings,
+                           const std::string& command_line, const RunReadings& readings);
 
 constexpr int kSchemaVersion = 1;
 
