@@ -11,28 +11,20 @@
 #include <stdexcept>
 
 #include "kernels/kappa_sigma/kappa_sigma.cuh"
-#include "ladder/cuda.cuh"
-#include "given/kappa_sigma/clip.hpp"
+#include "solutions/kappa_sigma/device_sky.cuh"
 
 namespace ladder {
 namespace {
 
-class CudaKappaSigma final : public CudaRung {
+class CudaKappaSigma final : public kappa_sigma::DeviceSkyRung {
  public:
-  explicit CudaKappaSigma(const RungContext& context)
-      : CudaRung(context), kappa_(kappa_sigma::kappa_of(context.params)) {}
+  using DeviceSkyRung::DeviceSkyRung;
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<float>();
-    mask_ = outputs.at("mask").view<std::uint8_t>();
-    statistics_ = outputs.at("statistics").view<double>();
-    n_ = static_cast<unsigned>(image_.size());
+    DeviceSkyRung::prepare(inputs, outputs);
     // As many blocks as the device holds at once (a grid-stride loop covers
     // any n), one block sum each: the same grid for every pass.
     blocks_ = resident_blocks(clip_survey, kClipThreads, image_.size());
-    d_image_ = DeviceBuffer<float>(image_.size());
-    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
-    d_statistics_ = DeviceBuffer<double>(statistics_.size());
     d_state_ = DeviceBuffer<ClipState>(1);
     d_partials_ = DeviceBuffer<double>(3 * std::size_t{blocks_});
     d_counts_ = DeviceBuffer<unsigned>(2 * kClipBuckets);
@@ -41,8 +33,6 @@ class CudaKappaSigma final : public CudaRung {
     h_done_ = PinnedHostBuffer<unsigned>(1);  // pinned: the flag's copy is truly async
     LADDER_CUDA_CHECK(cudaStreamSynchronize(stream()));
   }
-
-  void upload() override { copy_to_device(d_image_, image_); }
 
   void compute() override {
     clip_start<<<1, 1, 0, stream()>>>(d_image_.data(), n_, d_state_.data());
@@ -60,11 +50,6 @@ class CudaKappaSigma final : public CudaRung {
     clip_mask<<<blocks_, kClipThreads, 0, stream()>>>(d_image_.data(), n_, d_state_.data(), d_mask_.data(),
                                                       d_statistics_.data());
     LADDER_CUDA_CHECK_LAUNCH();
-  }
-
-  void download() override {
-    copy_to_host(mask_, d_mask_);
-    copy_to_host(statistics_, d_statistics_);
   }
 
  private:
@@ -90,15 +75,7 @@ class CudaKappaSigma final : public CudaRung {
     LADDER_CUDA_CHECK_LAUNCH();
   }
 
-  double kappa_;
-  std::span<const float> image_;
-  std::span<std::uint8_t> mask_;
-  std::span<double> statistics_;
-  unsigned n_ = 0;
   unsigned blocks_ = 1;
-  DeviceBuffer<float> d_image_;
-  DeviceBuffer<std::uint8_t> d_mask_;
-  DeviceBuffer<double> d_statistics_;
   DeviceBuffer<ClipState> d_state_;
   DeviceBuffer<double> d_partials_;
   DeviceBuffer<unsigned> d_counts_;

@@ -10,22 +10,17 @@
 #include <stdexcept>
 
 #include "kernels/kappa_sigma/kappa_sigma_persistent.cuh"
-#include "ladder/cuda.cuh"
-#include "given/kappa_sigma/clip.hpp"
+#include "solutions/kappa_sigma/device_sky.cuh"
 
 namespace ladder {
 namespace {
 
-class CudaPersistentKappaSigma final : public CudaRung {
+class CudaPersistentKappaSigma final : public kappa_sigma::DeviceSkyRung {
  public:
-  explicit CudaPersistentKappaSigma(const RungContext& context)
-      : CudaRung(context), kappa_(kappa_sigma::kappa_of(context.params)) {}
+  using DeviceSkyRung::DeviceSkyRung;
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<float>();
-    mask_ = outputs.at("mask").view<std::uint8_t>();
-    statistics_ = outputs.at("statistics").view<double>();
-    n_ = static_cast<unsigned>(image_.size());
+    DeviceSkyRung::prepare(inputs, outputs);
     // grid.sync() needs every block on the device at once: a cooperative
     // launch of at most the blocks that fit (resident_blocks counts them).
     if (!properties().cooperativeLaunch)
@@ -38,14 +33,9 @@ class CudaPersistentKappaSigma final : public CudaRung {
     const unsigned per_sm = image_.size() > (std::size_t{1} << 24) ? 2 : 1;
     blocks_ = std::min(resident_blocks(clip_persistent, kPersistentThreads, (image_.size() + 3) / 4),
                        per_sm * static_cast<unsigned>(properties().multiProcessorCount));
-    d_image_ = DeviceBuffer<float>(image_.size());
-    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
-    d_statistics_ = DeviceBuffer<double>(statistics_.size());
     d_partials_ = DeviceBuffer<double>(3 * std::size_t{blocks_});
     d_histograms_ = DeviceBuffer<unsigned>(3 * std::size_t{kPersistentHistogram});
   }
-
-  void upload() override { copy_to_device(d_image_, image_); }
 
   void compute() override {
     const float* image = d_image_.data();
@@ -58,21 +48,8 @@ class CudaPersistentKappaSigma final : public CudaRung {
                                                   kPersistentThreads, arguments, 0, stream()));
   }
 
-  void download() override {
-    copy_to_host(mask_, d_mask_);
-    copy_to_host(statistics_, d_statistics_);
-  }
-
  private:
-  double kappa_;
-  std::span<const float> image_;
-  std::span<std::uint8_t> mask_;
-  std::span<double> statistics_;
-  unsigned n_ = 0;
   unsigned blocks_ = 1;
-  DeviceBuffer<float> d_image_;
-  DeviceBuffer<std::uint8_t> d_mask_;
-  DeviceBuffer<double> d_statistics_;
   DeviceBuffer<double> d_partials_;
   DeviceBuffer<unsigned> d_histograms_;
 };

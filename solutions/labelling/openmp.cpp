@@ -10,25 +10,19 @@
 #include <algorithm>
 #include <vector>
 
-#include "given/labelling/connectivity.hpp"
-#include "ladder/registry.hpp"
-#include "two_pass.hpp"
+#include "solutions/labelling/two_pass_rung.hpp"
 
 namespace ladder {
 namespace {
 
 using labelling::Label;
 
-class OpenMpLabelling final : public OpenMpRung {
+class OpenMpLabelling final : public labelling::TwoPassRung<OpenMpRung> {
  public:
-  explicit OpenMpLabelling(const RungContext& context) : connectivity_(labelling::connectivity(context.params)) {}
+  using TwoPassRung::TwoPassRung;
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<std::uint8_t>().data();
-    labels_ = outputs.at("labels").view<std::int32_t>().data();
-    height_ = static_cast<long>(inputs.at("image").shape()[0]);
-    width_ = static_cast<long>(inputs.at("image").shape()[1]);
-    parent_.assign(labelling::max_provisional_labels(height_, width_) + 1, 0);
+    TwoPassRung::prepare(inputs, outputs);
     number_.assign(parent_.size(), 0);  // number_[l]: the final label of provisional label l
   }
 
@@ -104,11 +98,7 @@ class OpenMpLabelling final : public OpenMpRung {
     }
   }
 
-  int connectivity_;
-  const std::uint8_t* image_ = nullptr;
-  Label* labels_ = nullptr;
-  long height_ = 0, width_ = 0;
-  std::vector<Label> parent_, number_;
+  std::vector<Label> number_;
 };
 
 }  // namespace

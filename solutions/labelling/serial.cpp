@@ -4,28 +4,16 @@
 // compression (two_pass.hpp). The second numbers the roots in label order
 // (that is raster order) and rewrites every pixel: two sequential sweeps
 // over the image, no stack, no jumping about.
-#include <vector>
-
-#include "given/labelling/connectivity.hpp"
-#include "ladder/registry.hpp"
-#include "two_pass.hpp"
+#include "solutions/labelling/two_pass_rung.hpp"
 
 namespace ladder {
 namespace {
 
 using labelling::Label;
 
-class SerialLabelling final : public HostRung {
+class SerialLabelling final : public labelling::TwoPassRung<HostRung> {
  public:
-  explicit SerialLabelling(const RungContext& context) : connectivity_(labelling::connectivity(context.params)) {}
-
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<std::uint8_t>().data();
-    labels_ = outputs.at("labels").view<std::int32_t>().data();
-    height_ = static_cast<long>(inputs.at("image").shape()[0]);
-    width_ = static_cast<long>(inputs.at("image").shape()[1]);
-    parent_.assign(labelling::max_provisional_labels(height_, width_) + 1, 0);
-  }
+  using TwoPassRung::TwoPassRung;
 
   void compute() override {
     Label* parent = parent_.data();
@@ -39,13 +27,6 @@ class SerialLabelling final : public HostRung {
     for (Label l = 1; l < end; ++l) parent[l] = parent[l] < l ? parent[parent[l]] : ++n;
     for (long i = 0; i < height_ * width_; ++i) labels_[i] = parent[labels_[i]];
   }
-
- private:
-  int connectivity_;
-  const std::uint8_t* image_ = nullptr;
-  Label* labels_ = nullptr;
-  long height_ = 0, width_ = 0;
-  std::vector<Label> parent_;
 };
 
 }  // namespace

@@ -69,6 +69,9 @@ class SelectionNetworkFilter {
   struct Scratch {
     std::vector<T> columns, window;
   };
+  Scratch scratch() const { return {}; }
+
+  const Stack& stack() const { return stack_; }
 
   // Filters row y of frame f.
   void row(std::size_t f, long y, Scratch& scratch) const {

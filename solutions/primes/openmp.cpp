@@ -4,22 +4,16 @@
 // the list of crossing primes.
 #include <vector>
 
-#include "ladder/registry.hpp"
-#include "solutions/primes/segmented_sieve.hpp"
+#include "solutions/primes/sieve_rung.hpp"
 
 namespace ladder {
 namespace {
 
 using namespace primes_sieve;
 
-class OpenMpPrimes final : public OpenMpRung {
+class OpenMpPrimes final : public SieveRung<OpenMpRung> {
  public:
-  explicit OpenMpPrimes(const RungContext&) {}
-
-  void prepare(const Arrays&, Arrays& outputs) override {
-    flags_ = outputs.at("flags").view<std::uint8_t>();
-    patterns_ = presieve_patterns();
-  }
+  using SieveRung::SieveRung;
 
   void compute() override {
     const std::uint64_t n = flags_.size();
@@ -47,10 +41,6 @@ class OpenMpPrimes final : public OpenMpRung {
     }
     set_flags_below_7(flags_);
   }
-
- private:
-  std::span<std::uint8_t> flags_;
-  Patterns patterns_;
 };
 
 }  // namespace

@@ -6,22 +6,16 @@
 // segmented_sieve.hpp, shared with the openmp rung.
 #include <vector>
 
-#include "ladder/registry.hpp"
-#include "solutions/primes/segmented_sieve.hpp"
+#include "solutions/primes/sieve_rung.hpp"
 
 namespace ladder {
 namespace {
 
 using namespace primes_sieve;
 
-class SerialPrimes final : public HostRung {
+class SerialPrimes final : public SieveRung<HostRung> {
  public:
-  explicit SerialPrimes(const RungContext&) {}
-
-  void prepare(const Arrays&, Arrays& outputs) override {
-    flags_ = outputs.at("flags").view<std::uint8_t>();
-    patterns_ = presieve_patterns();
-  }
+  using SieveRung::SieveRung;
 
   void compute() override {
     const std::uint64_t n = flags_.size();
@@ -34,10 +28,6 @@ class SerialPrimes final : public HostRung {
       sieve_and_write_segment(low, primes, patterns_, segment, flags_);
     set_flags_below_7(flags_);
   }
-
- private:
-  std::span<std::uint8_t> flags_;
-  Patterns patterns_;
 };
 
 }  // namespace

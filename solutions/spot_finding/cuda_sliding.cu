@@ -6,29 +6,19 @@
 // Count and Σv share one 32-bit word, which holds a window of up to 7 × 7:
 // for k > 3 the rung runs the cuda rung's tile kernel instead.
 
-#include "bench/problems/spot_finding.hpp"
 #include "kernels/spot_finding/dispersion.cuh"
 #include "kernels/spot_finding/dispersion_sliding.cuh"
-#include "ladder/cuda.cuh"
+#include "solutions/spot_finding/device_stack.cuh"
 
 namespace ladder {
 namespace {
 
-using spot_finding::Settings;
-
-class CudaSlidingSpotFinding final : public CudaRung {
+class CudaSlidingSpotFinding final : public spot_finding::DeviceStackRung {
  public:
-  explicit CudaSlidingSpotFinding(const RungContext& context)
-      : CudaRung(context), settings_(spot_finding::settings_of(context.params)) {}
+  using DeviceStackRung::DeviceStackRung;
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<std::uint16_t>();
-    mask_ = inputs.at("mask").view<std::uint8_t>();
-    signal_ = outputs.at("signal").view<std::uint8_t>();
-    stack_ = spot_finding::stack_of(inputs.at("image"));
-    d_image_ = DeviceBuffer<std::uint16_t>(image_.size());
-    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
-    d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
+    DeviceStackRung::prepare(inputs, outputs);
     sliding_ = settings_.kernel_size <= kSlidingMaxK;
     if (sliding_) {
       sliding_launch_ = plan_dispersion_sliding(settings_.kernel_size, stack_.frames, stack_.height, stack_.width);
@@ -36,11 +26,6 @@ class CudaSlidingSpotFinding final : public CudaRung {
     } else {  // the tile kernel, as the cuda rung launches it
       tiles_ = plan_dispersion_tiles(settings_, stack_);
     }
-  }
-
-  void upload() override {
-    copy_to_device(d_image_, image_);
-    copy_to_device(d_mask_, mask_);
   }
 
   void compute() override {
@@ -53,17 +38,7 @@ class CudaSlidingSpotFinding final : public CudaRung {
     LADDER_CUDA_CHECK_LAUNCH();
   }
 
-  void download() override { copy_to_host(signal_, d_signal_); }
-
  private:
-  Settings settings_;
-  std::span<const std::uint16_t> image_;
-  std::span<const std::uint8_t> mask_;
-  std::span<std::uint8_t> signal_;
-  spot_finding::Stack stack_;
-  DeviceBuffer<std::uint16_t> d_image_;
-  DeviceBuffer<std::uint8_t> d_mask_;
-  DeviceBuffer<std::uint8_t> d_signal_;
   bool sliding_ = true;
   SlidingLaunch sliding_launch_;
   DispersionTiles tiles_;  // the tile kernel's

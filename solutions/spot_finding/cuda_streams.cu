@@ -11,31 +11,21 @@
 #include <algorithm>
 #include <array>
 
-#include "bench/problems/spot_finding.hpp"
 #include "kernels/spot_finding/dispersion.cuh"
-#include "ladder/cuda.cuh"
+#include "solutions/spot_finding/device_stack.cuh"
 
 namespace ladder {
 namespace {
 
-using spot_finding::Settings;
-
 constexpr std::size_t kStreams = 4;
 constexpr std::size_t kChunkInputBytes = 4 << 20;  // ~2 frames of 512 × 1028: many chunks, each copy long enough
 
-class CudaStreamsSpotFinding final : public CudaRung {
+class CudaStreamsSpotFinding final : public spot_finding::DeviceStackRung {
  public:
-  explicit CudaStreamsSpotFinding(const RungContext& context)
-      : CudaRung(context), settings_(spot_finding::settings_of(context.params)) {}
+  using DeviceStackRung::DeviceStackRung;
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<std::uint16_t>();
-    mask_ = inputs.at("mask").view<std::uint8_t>();
-    signal_ = outputs.at("signal").view<std::uint8_t>();
-    stack_ = spot_finding::stack_of(inputs.at("image"));
-    d_image_ = DeviceBuffer<std::uint16_t>(image_.size());
-    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
-    d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
+    DeviceStackRung::prepare(inputs, outputs);
     // Under --pinned the harness has pinned them already (attach_host_memory).
     if (!CudaRung::uses_pinned_memory()) {
       pin(std::as_bytes(image_));
@@ -64,18 +54,14 @@ class CudaStreamsSpotFinding final : public CudaRung {
     lanes_.join(stream());
   }
 
+  // The copies are part of compute(), overlapped with the kernels.
+  void upload() override {}
+  void download() override {}
+
   bool uses_pinned_memory() const override { return true; }
 
  private:
-  Settings settings_;
-  std::span<const std::uint16_t> image_;
-  std::span<const std::uint8_t> mask_;
-  std::span<std::uint8_t> signal_;
-  spot_finding::Stack stack_;
-  DeviceBuffer<std::uint16_t> d_image_;
-  DeviceBuffer<std::uint8_t> d_mask_;
-  DeviceBuffer<std::uint8_t> d_signal_;
-  StreamLanes<kStreams> lanes_;  // after the buffers: destroying a stream waits for its copies
+  StreamLanes<kStreams> lanes_;  // destroyed before the base class's buffers: destroying a stream waits for its copies
   std::size_t frames_per_chunk_ = 1;
   DispersionTiles tiles_;
 };

@@ -9,25 +9,14 @@
 #include <algorithm>
 #include <vector>
 
-#include "ladder/registry.hpp"
-#include "summed_area.hpp"
+#include "solutions/spot_finding/summed_area_rung.hpp"
 
 namespace ladder {
 namespace {
 
-using spot_finding::Settings;
-
-class OpenMpSpotFinding final : public OpenMpRung {
+class OpenMpSpotFinding final : public spot_finding::SummedAreaRung<OpenMpRung> {
  public:
-  explicit OpenMpSpotFinding(const RungContext& context)
-      : settings_(spot_finding::settings_of(context.params)), test_(settings_) {}
-
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<std::uint16_t>().data();
-    mask_ = inputs.at("mask").view<std::uint8_t>().data();
-    signal_ = outputs.at("signal").view<std::uint8_t>().data();
-    stack_ = spot_finding::stack_of(inputs.at("image"));
-  }
+  using SummedAreaRung::SummedAreaRung;
 
   void compute() override {
     const long height = long(stack_.height), width = long(stack_.width);
@@ -48,12 +37,6 @@ class OpenMpSpotFinding final : public OpenMpRung {
   }
 
  private:
-  Settings settings_;
-  spot_finding::DispersionTest test_;
-  const std::uint16_t* image_ = nullptr;
-  const std::uint8_t* mask_ = nullptr;
-  std::uint8_t* signal_ = nullptr;
-  spot_finding::Stack stack_;
   std::vector<std::vector<spot_finding::SatEntry>> tables_;  // one per thread, reused
 };
 
