@@ -22,8 +22,10 @@ run_sanitizer() {
 run_sanitizer memcheck spot_finding cuda,cuda_sliding,cuda_streams
 run_sanitizer memcheck kappa_sigma cuda,cuda_persistent
 echo "# timed run at $(date -u +%T)"
-$ladder run spot_finding kappa_sigma --size workshop --variants cuda,cuda_sliding,cuda_streams,cuda_persistent \
-  --out $OUT/results-workshop.json >$OUT/run.log 2>&1; echo "run exit $?"
+$ladder run spot_finding --size workshop --variants cuda,cuda_sliding,cuda_streams \
+  --out $OUT/results-spot_finding.json >$OUT/run.log 2>&1; echo "run exit $?"
+$ladder run kappa_sigma --size workshop --variants cuda,cuda_persistent \
+  --out $OUT/results-kappa_sigma.json >>$OUT/run.log 2>&1; echo "run exit $?"
 grep -E "^  cuda" $OUT/run.log
 for tool in racecheck synccheck; do
   run_sanitizer $tool spot_finding cuda,cuda_sliding,cuda_streams
