@@ -301,6 +301,14 @@ cl_kernel OpenClRung::build_kernel(const std::string& file, const std::string& k
   return kernel;
 }
 
+void OpenClRung::check_allocation(std::size_t bytes) const {
+  cl_ulong largest = 0;
+  LADDER_CL_CHECK(clGetDeviceInfo(device(), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(largest), &largest, nullptr));
+  if (bytes > largest)
+    throw DeviceError("a buffer of " + std::to_string(bytes) + " bytes does not fit in one allocation on " +
+                      device_name() + " (at most " + std::to_string(largest) + " bytes)");
+}
+
 void OpenClRung::enqueue_range(cl_kernel kernel, std::size_t dimensions, std::size_t* global,
                                const std::size_t* local) {
   const bool chosen = local[0] > 0;  // 0: the runtime chooses the group size

@@ -15,9 +15,9 @@ class OpenClBatchedMatmul final : public OpenClRung {
     b_ = inputs.at("b").view<float>();
     c_ = outputs.at("c").view<float>();
     const auto& a = inputs.at("a").shape();
-    d_a_ = ClBuffer<float>(context(), CL_MEM_READ_ONLY, a_.size());
-    d_b_ = ClBuffer<float>(context(), CL_MEM_READ_ONLY, b_.size());
-    d_c_ = ClBuffer<float>(context(), CL_MEM_WRITE_ONLY, c_.size());
+    d_a_ = device_buffer<float>(CL_MEM_READ_ONLY, a_.size());
+    d_b_ = device_buffer<float>(CL_MEM_READ_ONLY, b_.size());
+    d_c_ = device_buffer<float>(CL_MEM_WRITE_ONLY, c_.size());
     kernel_ = build_kernel("batched_matmul/batched_matmul.cl", "batched_matmul");
     set_arguments(kernel_, d_a_.get(), d_b_.get(), d_c_.get(), static_cast<cl_uint>(a[1]), static_cast<cl_uint>(a[2]),
                   static_cast<cl_uint>(inputs.at("b").shape()[2]), static_cast<cl_uint>(c_.size()));

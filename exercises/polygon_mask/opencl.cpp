@@ -20,8 +20,8 @@ class OpenClPolygonMask final : public OpenClRung {
     const auto height = static_cast<cl_uint>(outputs.at("mask").shape()[0]);
     const auto width = static_cast<cl_uint>(outputs.at("mask").shape()[1]);
     const auto n = static_cast<cl_uint>(vertices_.size() / 2);
-    d_vertices_ = ClBuffer<double>(context(), CL_MEM_READ_ONLY, vertices_.size());
-    d_mask_ = ClBuffer<std::uint8_t>(context(), CL_MEM_WRITE_ONLY, mask_.size());
+    d_vertices_ = device_buffer<double>(CL_MEM_READ_ONLY, vertices_.size());
+    d_mask_ = device_buffer<std::uint8_t>(CL_MEM_WRITE_ONLY, mask_.size());
     // The launch: work-groups of up to 256 work-items tile each row (a
     // narrow row gets a narrower group), so a group never spans two rows;
     // the row's last group may overhang it. PIXELS_PER_ITEM=1: one pixel

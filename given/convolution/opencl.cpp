@@ -45,9 +45,9 @@ class OpenClConvolution final : public OpenClRung {
                         std::to_string(local_bytes) + " bytes; the serial, openmp and cuda_fft rungs take any kernel");
     const bool constant = kernel_.size_bytes() <= constant_bytes;
 
-    d_image_ = ClBuffer<float>(context(), CL_MEM_READ_ONLY, image_.size());
-    d_kernel_ = ClBuffer<float>(context(), CL_MEM_READ_ONLY, kernel_.size());
-    d_output_ = ClBuffer<float>(context(), CL_MEM_WRITE_ONLY, output_.size());
+    d_image_ = device_buffer<float>(CL_MEM_READ_ONLY, image_.size());
+    d_kernel_ = device_buffer<float>(CL_MEM_READ_ONLY, kernel_.size());
+    d_output_ = device_buffer<float>(CL_MEM_WRITE_ONLY, output_.size());
     // The kernel's size as compile-time constants: the loops over it get fixed bounds.
     const std::string options = "-DKERNEL_ROWS=" + std::to_string(rows) + " -DKERNEL_COLS=" + std::to_string(columns) +
                                 " -DTILE=" + std::to_string(kTile) +

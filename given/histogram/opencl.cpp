@@ -20,8 +20,8 @@ class OpenClHistogram final : public OpenClRung {
   void prepare(const Arrays& inputs, Arrays& outputs) override {
     values_ = inputs.at("values").view<std::uint8_t>();
     counts_ = outputs.at("counts").view<std::uint32_t>();
-    d_values_ = ClBuffer<std::uint8_t>(context(), CL_MEM_READ_ONLY, values_.size());
-    d_counts_ = ClBuffer<std::uint32_t>(context(), CL_MEM_READ_WRITE, counts_.size());
+    d_values_ = device_buffer<std::uint8_t>(CL_MEM_READ_ONLY, values_.size());
+    d_counts_ = device_buffer<std::uint32_t>(CL_MEM_READ_WRITE, counts_.size());
     zero_ = build_kernel("histogram/histogram.cl", "histogram_zero");
     count_ = build_kernel("histogram/histogram.cl", "histogram_local");
     set_arguments(zero_, d_counts_.get());

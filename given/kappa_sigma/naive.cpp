@@ -9,21 +9,14 @@
 #include <cmath>
 #include <vector>
 
-#include "ladder/registry.hpp"
-#include "given/kappa_sigma/clip.hpp"
+#include "given/kappa_sigma/sky_rung.hpp"
 
 namespace ladder {
 namespace {
 
-class NaiveKappaSigma final : public HostRung {
+class NaiveKappaSigma final : public kappa_sigma::SkyRung<HostRung> {
  public:
-  explicit NaiveKappaSigma(const RungContext& context) : kappa_(kappa_sigma::kappa_of(context.params)) {}
-
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<float>();
-    mask_ = outputs.at("mask").view<std::uint8_t>();
-    statistics_ = outputs.at("statistics").view<double>();
-  }
+  using SkyRung::SkyRung;
 
   void compute() override {
     std::fill(mask_.begin(), mask_.end(), std::uint8_t{1});
@@ -59,12 +52,6 @@ class NaiveKappaSigma final : public HostRung {
     }
     kappa_sigma::store_statistics(stats, statistics_);
   }
-
- private:
-  double kappa_;
-  std::span<const float> image_;
-  std::span<std::uint8_t> mask_;
-  std::span<double> statistics_;
 };
 
 }  // namespace

@@ -56,12 +56,12 @@ class OpenClKappaSigma final : public OpenClRung {
                                     ceil_div(image_.size(), kGroupSize));
     const auto groups = static_cast<cl_uint>(groups_);
 
-    d_image_ = ClBuffer<float>(context(), CL_MEM_READ_ONLY, image_.size());
-    d_mask_ = ClBuffer<std::uint8_t>(context(), CL_MEM_WRITE_ONLY, mask_.size());
-    d_statistics_ = ClBuffer<double>(context(), CL_MEM_WRITE_ONLY, statistics_.size());
+    d_image_ = device_buffer<float>(CL_MEM_READ_ONLY, image_.size());
+    d_mask_ = device_buffer<std::uint8_t>(CL_MEM_WRITE_ONLY, mask_.size());
+    d_statistics_ = device_buffer<double>(CL_MEM_WRITE_ONLY, statistics_.size());
     d_state_ = ClBuffer<ClipState>(context(), CL_MEM_READ_WRITE, 1);
-    d_partials_ = ClBuffer<double>(context(), CL_MEM_READ_WRITE, 3 * groups_);
-    d_counts_ = ClBuffer<cl_uint>(context(), CL_MEM_READ_WRITE, 2 * kBuckets);
+    d_partials_ = device_buffer<double>(CL_MEM_READ_WRITE, 3 * groups_);
+    d_counts_ = device_buffer<cl_uint>(CL_MEM_READ_WRITE, 2 * kBuckets);
     // clip_select clears the histograms after reading them: zero them once.
     const cl_uint zero = 0;
     LADDER_CL_CHECK(clEnqueueFillBuffer(queue(), d_counts_.get(), &zero, sizeof zero, 0, 2 * kBuckets * sizeof zero, 0,

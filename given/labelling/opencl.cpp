@@ -56,12 +56,12 @@ class OpenClLabelling final : public OpenClRung {
     several_tiles_ = across * down > 1;
     chunks_ = ceil_div(n_, chunk_);
 
-    d_image_ = ClBuffer<std::uint8_t>(context(), CL_MEM_READ_ONLY, image_.size());
-    d_forest_ = ClBuffer<cl_int>(context(), CL_MEM_READ_WRITE, labels_.size());
-    d_labels_ = ClBuffer<cl_int>(context(), CL_MEM_WRITE_ONLY, labels_.size());
-    d_root_bits_ = ClBuffer<cl_uint>(context(), CL_MEM_READ_WRITE, chunks_ * chunk_ / 32);
-    d_word_offsets_ = ClBuffer<cl_int>(context(), CL_MEM_READ_WRITE, chunks_ * chunk_ / 32);
-    d_chunk_offsets_ = ClBuffer<cl_int>(context(), CL_MEM_READ_WRITE, chunks_);
+    d_image_ = device_buffer<std::uint8_t>(CL_MEM_READ_ONLY, image_.size());
+    d_forest_ = device_buffer<cl_int>(CL_MEM_READ_WRITE, labels_.size());
+    d_labels_ = device_buffer<cl_int>(CL_MEM_WRITE_ONLY, labels_.size());
+    d_root_bits_ = device_buffer<cl_uint>(CL_MEM_READ_WRITE, chunks_ * chunk_ / 32);
+    d_word_offsets_ = device_buffer<cl_int>(CL_MEM_READ_WRITE, chunks_ * chunk_ / 32);
+    d_chunk_offsets_ = device_buffer<cl_int>(CL_MEM_READ_WRITE, chunks_);
 
     const std::string options = "-DCONNECTIVITY=" + std::to_string(connectivity_) +
                                 " -DTILE_WIDTH=" + std::to_string(kTileWidth) +

@@ -47,8 +47,8 @@ class OpenClMedianFilter final : public OpenClRung {
                                 " -DTILE=" + std::to_string(kTile);
     kernel_ = build_kernel("median_filter/median_filter.cl", "median_tiles", options);
 
-    d_image_ = ClBuffer<std::byte>(context(), CL_MEM_READ_ONLY, image_->bytes());
-    d_output_ = ClBuffer<std::byte>(context(), CL_MEM_WRITE_ONLY, image_->bytes());
+    d_image_ = device_buffer<std::byte>(CL_MEM_READ_ONLY, image_->bytes());
+    d_output_ = device_buffer<std::byte>(CL_MEM_WRITE_ONLY, image_->bytes());
     set_arguments(kernel_, d_image_.get(), d_output_.get(), cl_int(stack.height), cl_int(stack.width),
                   cl_int(settings_.remove_outlier), cl_int(settings_.bright), cl_double(settings_.diff));
     global_size_ = {stack.width, stack.height, stack.frames};  // a work-item per pixel, in whole tiles

@@ -14,7 +14,6 @@
 #include <cmath>
 #include <vector>
 
-#include "ladder/error.hpp"
 
 namespace ladder {
 namespace {
@@ -44,17 +43,11 @@ class OpenClPrimes final : public OpenClRung {
       primes.push_back(p);
       for (std::uint64_t m = std::uint64_t{p} * p; m <= root; m += 2 * p) composite[m] = 1;
     }
-    d_primes_ = ClBuffer<cl_uint>(context(), CL_MEM_READ_ONLY, primes.size());
+    d_primes_ = device_buffer<cl_uint>(CL_MEM_READ_ONLY, primes.size());
     if (!primes.empty())
       LADDER_CL_CHECK(clEnqueueWriteBuffer(queue(), d_primes_.get(), CL_TRUE, 0, primes.size() * sizeof(cl_uint),
                                            primes.data(), 0, nullptr, nullptr));
-    // PoCL, for one, caps a buffer below 4 GiB: say so rather than fail in clCreateBuffer.
-    cl_ulong largest = 0;
-    LADDER_CL_CHECK(clGetDeviceInfo(device(), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(largest), &largest, nullptr));
-    if (flags_.size() > largest)
-      throw DeviceError("primes: n = " + std::to_string(flags_.size()) + " flags do not fit in one buffer of " +
-                        device_name() + " (at most " + std::to_string(largest) + " bytes)");
-    d_flags_ = ClBuffer<std::uint8_t>(context(), CL_MEM_WRITE_ONLY, flags_.size());
+    d_flags_ = device_buffer<std::uint8_t>(CL_MEM_WRITE_ONLY, flags_.size());
     kernel_ = build_kernel("primes/primes.cl", "primes_sieve", "-DSEGMENT=" + std::to_string(segment));
     // The primes below the group size come first: a whole group shares each.
     const auto small_count =

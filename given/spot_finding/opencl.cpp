@@ -48,9 +48,9 @@ class OpenClSpotFinding final : public OpenClRung {
       throw DeviceError("the dispersion kernel needs work-groups of " + std::to_string(kGroupItems) +
                         " work-items; this device allows " + std::to_string(max_group));
 
-    d_image_ = ClBuffer<cl_ushort>(context(), CL_MEM_READ_ONLY, image_.size());
-    d_mask_ = ClBuffer<cl_uchar>(context(), CL_MEM_READ_ONLY, mask_.size());
-    d_signal_ = ClBuffer<cl_uchar>(context(), CL_MEM_WRITE_ONLY, signal_.size());
+    d_image_ = device_buffer<cl_ushort>(CL_MEM_READ_ONLY, image_.size());
+    d_mask_ = device_buffer<cl_uchar>(CL_MEM_READ_ONLY, mask_.size());
+    d_signal_ = device_buffer<cl_uchar>(CL_MEM_WRITE_ONLY, signal_.size());
 
     // The launch: one group per tile of each frame, TILE_W × GROUP_ROWS work-items.
     const auto height = static_cast<cl_int>(stack.height), width = static_cast<cl_int>(stack.width);

@@ -17,9 +17,9 @@ class OpenClBatchedMatmul final : public OpenClRung {
     b_ = inputs.at("b").view<float>();
     c_ = outputs.at("c").view<float>();
     const auto& a = inputs.at("a").shape();
-    d_a_ = ClBuffer<float>(context(), CL_MEM_READ_ONLY, a_.size());
-    d_b_ = ClBuffer<float>(context(), CL_MEM_READ_ONLY, b_.size());
-    d_c_ = ClBuffer<float>(context(), CL_MEM_WRITE_ONLY, c_.size());
+    d_a_ = device_buffer<float>(CL_MEM_READ_ONLY, a_.size());
+    d_b_ = device_buffer<float>(CL_MEM_READ_ONLY, b_.size());
+    d_c_ = device_buffer<float>(CL_MEM_WRITE_ONLY, c_.size());
     const auto m = static_cast<cl_uint>(a[1]), n = static_cast<cl_uint>(a[2]);
     const auto p = static_cast<cl_uint>(inputs.at("b").shape()[2]);
     pairs_ = a[0];

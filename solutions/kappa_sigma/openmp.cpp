@@ -18,8 +18,7 @@
 #include <limits>
 #include <vector>
 
-#include "ladder/registry.hpp"
-#include "given/kappa_sigma/clip.hpp"
+#include "given/kappa_sigma/sky_rung.hpp"
 
 namespace ladder {
 namespace {
@@ -53,14 +52,12 @@ struct alignas(64) ThreadPart {
   double sum = 0, squares = 0;
 };
 
-class OpenMpKappaSigma final : public OpenMpRung {
+class OpenMpKappaSigma final : public kappa_sigma::SkyRung<OpenMpRung> {
  public:
-  explicit OpenMpKappaSigma(const RungContext& context) : kappa_(kappa_sigma::kappa_of(context.params)) {}
+  using SkyRung::SkyRung;
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<float>();
-    mask_ = outputs.at("mask").view<std::uint8_t>();
-    statistics_ = outputs.at("statistics").view<double>();
+    SkyRung::prepare(inputs, outputs);
     kept_.resize(image_.size());
     candidates_.resize(image_.size());
   }
@@ -193,10 +190,6 @@ class OpenMpKappaSigma final : public OpenMpRung {
     }
   }
 
-  double kappa_;
-  std::span<const float> image_;
-  std::span<std::uint8_t> mask_;
-  std::span<double> statistics_;
   std::vector<float> kept_;        // each thread's kept values, packed at the start of its chunk
   std::vector<float> candidates_;  // each thread's values in the middle values' buckets
   std::vector<ThreadPart> parts_;

@@ -11,20 +11,17 @@
 #include <limits>
 #include <vector>
 
-#include "ladder/registry.hpp"
-#include "given/kappa_sigma/clip.hpp"
+#include "given/kappa_sigma/sky_rung.hpp"
 
 namespace ladder {
 namespace {
 
-class SerialKappaSigma final : public HostRung {
+class SerialKappaSigma final : public kappa_sigma::SkyRung<HostRung> {
  public:
-  explicit SerialKappaSigma(const RungContext& context) : kappa_(kappa_sigma::kappa_of(context.params)) {}
+  using SkyRung::SkyRung;
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<float>();
-    mask_ = outputs.at("mask").view<std::uint8_t>();
-    statistics_ = outputs.at("statistics").view<double>();
+    SkyRung::prepare(inputs, outputs);
     work_.resize(image_.size());
   }
 
@@ -74,10 +71,6 @@ class SerialKappaSigma final : public HostRung {
   }
 
  private:
-  double kappa_;
-  std::span<const float> image_;
-  std::span<std::uint8_t> mask_;
-  std::span<double> statistics_;
   std::vector<float> work_;
 };
 

@@ -22,7 +22,7 @@ class OpenClPolygonMask final : public OpenClRung {
     const auto height = static_cast<cl_uint>(outputs.at("mask").shape()[0]);
     const auto width = static_cast<cl_uint>(outputs.at("mask").shape()[1]);
     const auto n = static_cast<cl_uint>(vertices_.size() / 2);
-    d_vertices_ = ClBuffer<double>(context(), CL_MEM_READ_ONLY, vertices_.size());
+    d_vertices_ = device_buffer<double>(CL_MEM_READ_ONLY, vertices_.size());
     // Per row, the kernel reads its row back (the running XOR over the
     // flags it wrote): the mask is read-write, as OpenCL asks (Oclgrind
     // reported the reads of a write-only buffer).

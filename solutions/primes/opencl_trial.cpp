@@ -1,7 +1,6 @@
 // opencl_trial: the GPU lesson's answer in OpenCL, kept as the step before
 // the sieve: one work-item per number, trial division up to sqrt(k)
 // (primes_trial in kernels/primes/primes.cl).
-#include "ladder/error.hpp"
 #include "ladder/opencl.hpp"
 
 namespace ladder {
@@ -13,13 +12,7 @@ class OpenClTrialPrimes final : public OpenClRung {
 
   void prepare(const Arrays&, Arrays& outputs) override {
     flags_ = outputs.at("flags").view<std::uint8_t>();
-    // PoCL, for one, caps a buffer below 4 GiB: say so rather than fail in clCreateBuffer.
-    cl_ulong largest = 0;
-    LADDER_CL_CHECK(clGetDeviceInfo(device(), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(largest), &largest, nullptr));
-    if (flags_.size() > largest)
-      throw DeviceError("primes: n = " + std::to_string(flags_.size()) + " flags do not fit in one buffer of " +
-                        device_name() + " (at most " + std::to_string(largest) + " bytes)");
-    d_flags_ = ClBuffer<std::uint8_t>(context(), CL_MEM_WRITE_ONLY, flags_.size());
+    d_flags_ = device_buffer<std::uint8_t>(CL_MEM_WRITE_ONLY, flags_.size());
     kernel_ = build_kernel("primes/primes.cl", "primes_trial");
     set_arguments(kernel_, static_cast<cl_uint>(flags_.size()), d_flags_.get());
   }

@@ -158,6 +158,15 @@ class OpenClRung : public OpenClDeviceRung {
     enqueue_range(kernel, N, global.data(), local.data());
   }
 
+  // A device buffer of `count` values. One larger than the device allows in
+  // one allocation (PoCL, for one, caps it below 4 GiB) is refused with a
+  // DeviceError that says so, where clCreateBuffer would fail with a code.
+  template <class T>
+  ClBuffer<T> device_buffer(cl_mem_flags flags, std::size_t count) const {
+    check_allocation(count * sizeof(T));
+    return ClBuffer<T>(context_, flags, count);
+  }
+
   template <class T>
   void write(ClBuffer<T>& buffer, std::span<const T> host) {
     LADDER_CL_CHECK(
@@ -170,6 +179,7 @@ class OpenClRung : public OpenClDeviceRung {
   }
 
  private:
+  void check_allocation(std::size_t bytes) const;
   // local: N sizes, or all 0 for the runtime's choice.
   void enqueue_range(cl_kernel kernel, std::size_t dimensions, std::size_t* global, const std::size_t* local);
 
