@@ -1,9 +1,20 @@
-"""What the `ladder solve` tests share: the rungs of an exercise as
+"""What the `ladder solve` tests share: NumPy and SciPy or a skip, the rungs of an exercise as
 `ladder list --json` gives them, and the tally every test keeps of its
 cases, which prints the summary and ends the test with its exit status."""
+import importlib
 import json
 import subprocess
 import sys
+
+
+def import_or_skip(*modules):
+    """The modules, imported; or, where one is not installed for this Python,
+    the test skipped (exit 77, which CTest reports as skipped) saying which."""
+    try:
+        return [importlib.import_module(name) for name in modules]
+    except ImportError as error:
+        print(f"skipped: {error.name or 'a module'} is not installed for {sys.executable}")
+        sys.exit(77)
 
 
 def rungs_of(ladder, exercise):

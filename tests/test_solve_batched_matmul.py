@@ -9,13 +9,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from solve_common import Tally, rungs_of
+from solve_common import Tally, import_or_skip, rungs_of
 
-try:
-    import numpy as np
-except ImportError:
-    print("skipped: numpy is not installed for " + sys.executable)
-    sys.exit(77)
+(np,) = import_or_skip("numpy")
 
 ladder = sys.argv[1]
 rungs = rungs_of(ladder, "batched_matmul")

@@ -12,14 +12,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from solve_common import Tally, rungs_of
+from solve_common import Tally, import_or_skip, rungs_of
 
-try:
-    import numpy as np
-    from scipy import ndimage
-except ImportError:
-    print("skipped: numpy and scipy are needed for " + sys.executable)
-    sys.exit(77)
+np, ndimage = import_or_skip("numpy", "scipy.ndimage")
 
 try:
     from dials.algorithms.image.threshold import DispersionThreshold
