@@ -284,11 +284,7 @@ std::string gigabytes_per_s(double bytes_per_s) {
 // "ceiling" column divides by them, and the task sheets ask for them.
 Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, const std::set<Backend>& backends) {
   Ceilings ceilings;
-#ifdef _OPENMP
-  ceilings.host_threads = omp_get_max_threads();
-#else
-  ceilings.host_threads = 1;
-#endif
+  ceilings.host_threads = openmp_threads();
   if (args.flag("--host-bandwidth")) {
     ceilings.host_bytes_per_s = parse_positive("--host-bandwidth", args.value("--host-bandwidth")) * 1e9;
   } else {

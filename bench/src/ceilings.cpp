@@ -129,13 +129,17 @@ double best_of_five(Work&& work) {
 
 }  // namespace
 
+int openmp_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
 HostScaling measure_host_scaling() {
   HostScaling scaling;
-#ifdef _OPENMP
-  scaling.threads = omp_get_max_threads();
-#else
-  scaling.threads = 1;
-#endif
+  scaling.threads = openmp_threads();
   volatile double sink = 0;  // keeps the work from being optimised away
   // The clock: the machine probe's chain of dependent multiply-adds, on
   // every thread at once. Each step waits for the one before, so a core's

@@ -607,11 +607,10 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
   Params params = problem->resolve(request.size, request.overrides);
   const std::vector<std::string> rungs = chosen_rungs(*problem, request.variants);
 
-  int threads = 1;
 #ifdef _OPENMP
   if (request.threads > 0) omp_set_num_threads(request.threads);
-  threads = omp_get_max_threads();
 #endif
+  const int threads = openmp_threads();
   progress_ << problem->name() << " (size " << request.size;
   for (const auto& [key, value] : params.values()) progress_ << ", " << key << "=" << value;
   progress_ << ", seed " << request.seed << ", " << threads << " threads)\n" << std::flush;

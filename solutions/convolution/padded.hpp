@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "bench/problems/convolution.hpp"
 #include "ladder/array.hpp"
 #include "ladder/widest_vectors.hpp"
 
@@ -19,10 +20,8 @@ class PaddedConvolution {
     image_ = inputs.at("image").view<float>().data();
     kernel_ = inputs.at("kernel").view<float>().data();
     output_ = outputs.at("output").view<float>().data();
-    height_ = static_cast<long>(inputs.at("image").shape()[0]);
-    width_ = static_cast<long>(inputs.at("image").shape()[1]);
-    rows_ = static_cast<long>(inputs.at("kernel").shape()[0]);
-    columns_ = static_cast<long>(inputs.at("kernel").shape()[1]);
+    const Sizes sizes = sizes_of(inputs);
+    height_ = sizes.height, width_ = sizes.width, rows_ = sizes.rows, columns_ = sizes.columns;
     // K - 1 zero rows above and below, L - 1 zero columns left and right.
     // The border is zeroed here, once; copy_image_row() fills the inside.
     padded_width_ = width_ + 2 * (columns_ - 1);

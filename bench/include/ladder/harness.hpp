@@ -102,6 +102,9 @@ struct HostScaling {
 };
 HostScaling measure_host_scaling();
 
+// The threads the next OpenMP parallel region gets; 1 in a build without OpenMP.
+int openmp_threads();
+
 // The machine probe: a fixed piece of one-thread work timed before each
 // replicate and after the last, so that a run records how fast its machine
 // ran, and when. A host-timed row that differs between two runs by as much
