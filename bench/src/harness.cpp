@@ -468,25 +468,28 @@ RungTimings time_rung(Rung& rung, const std::string& label, const TimingPolicy& 
   return timings;
 }
 
-// Fraction of the ceiling of the device the rung ran on.
+// Fraction of the ceiling of the device the rung ran on: first which
+// ceiling (the host's bandwidth; a GPU's copy bandwidth; or, for a problem
+// whose work is all FP32 multiply-adds, the GPU's FP32 rate, since such a
+// rung moves few bytes per operation and its bandwidth fraction would say
+// nothing), then the rung's work over its time over that ceiling.
 CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, DeviceKind kind, const Work& work,
                                     const RungTimings& timings) {
   CeilingFraction fraction;
-  fraction.ceiling = "host memory bandwidth";
-  fraction.ceiling_bytes_per_s = ceilings.host_bytes_per_s;
-  if (kind == DeviceKind::gpu) {
-    const auto& device = backend == Backend::cuda ? ceilings.cuda : ceilings.opencl;
+  const auto& device = backend == Backend::cuda ? ceilings.cuda : ceilings.opencl;
+  if (kind == DeviceKind::cpu) {
+    fraction.ceiling = "host memory bandwidth";
+    fraction.ceiling_bytes_per_s = ceilings.host_bytes_per_s;
+  } else if (device && work.fp32_bound && device->fp32_operations_per_s > 0) {
+    fraction.ceiling = "device FP32 rate";
+    fraction.ceiling_operations_per_s = device->fp32_operations_per_s;
+  } else {
     fraction.ceiling = "device copy bandwidth";
     fraction.ceiling_bytes_per_s = device ? device->copy_bytes_per_s : 0;
-    if (device && backend == Backend::cuda) fraction.transfer_bound_s = transfer_bound(*device, work);
-    // A compute-bound rung (convolution) moves few bytes per operation: its
-    // bandwidth fraction would say nothing. Its operations over the FP32 rate do.
-    if (device && work.fp32_bound && device->fp32_operations_per_s > 0) {
-      fraction.ceiling = "device FP32 rate";
-      fraction.ceiling_bytes_per_s = 0;
-      fraction.ceiling_operations_per_s = device->fp32_operations_per_s;
-    }
   }
+  if (kind == DeviceKind::gpu && device && backend == Backend::cuda)
+    fraction.transfer_bound_s = transfer_bound(*device, work);
+
   if (fraction.ceiling_operations_per_s > 0)
     fraction.compute = work.operations / timings.compute.median / fraction.ceiling_operations_per_s;
   else if (fraction.ceiling_bytes_per_s > 0)

@@ -281,13 +281,18 @@ __global__ void median_general(const T* in, T* out, int height, int width, Media
   }
 }
 
+// How k = 5 and 7 are filtered: forgetful selection in registers (the cuda
+// and cuda_streams rungs) or the selection network over sorted columns (the
+// cuda_network rung). k = 3 and larger windows have one kernel each.
+enum class MedianKernel { forgetful_selection, network };
+
 // Filters `frames` frames of height × width on `stream`: the one place that
 // picks the kernel and its launch shape. Host code, for the rungs.
-// `network`: k = 5 and 7 by median_network (the cuda_network rung), not
-// by forgetful selection.
 template <class T>
 void launch_median_filter(const T* d_in, T* d_out, std::size_t frames, int height, int width,
-                          const MedianSettings& settings, cudaStream_t stream, bool network = false) {
+                          const MedianSettings& settings, cudaStream_t stream,
+                          MedianKernel kernel = MedianKernel::forgetful_selection) {
+  const bool network = kernel == MedianKernel::network;
   const dim3 threads(kMedianTileWidth, kMedianBlockRows);
   const unsigned tiles_x = unsigned((width + kMedianTileWidth - 1) / kMedianTileWidth);
   const unsigned tiles_y = unsigned((height + kMedianTileHeight - 1) / kMedianTileHeight);

@@ -8,5 +8,5 @@
 #include "solutions/median_filter/cuda_whole_stack.cuh"
 
 namespace ladder {
-LADDER_REGISTER_RUNG(median_filter, cuda, median_filter::CudaMedianFilter<false>);
+LADDER_REGISTER_RUNG(median_filter, cuda, median_filter::CudaMedianFilter<MedianKernel::forgetful_selection>);
 }  // namespace ladder

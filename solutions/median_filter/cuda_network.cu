@@ -8,5 +8,5 @@
 #include "solutions/median_filter/cuda_whole_stack.cuh"
 
 namespace ladder {
-LADDER_REGISTER_RUNG(median_filter, cuda_network, median_filter::CudaMedianFilter<true>);
+LADDER_REGISTER_RUNG(median_filter, cuda_network, median_filter::CudaMedianFilter<MedianKernel::network>);
 }  // namespace ladder

@@ -3,7 +3,7 @@
 // device (input and output), one launch of launch_median_filter
 // (kernels/median_filter/median_filter.cuh). The two rungs differ only in
 // the kernel for k = 5 and 7: forgetful selection (cuda) or the selection
-// network over sorted columns (cuda_network, kNetwork). A stack larger than
+// network over sorted columns (cuda_network): MedianKernel. A stack larger than
 // the device's memory is cuda_streams' job.
 #include <string>
 
@@ -14,7 +14,7 @@
 
 namespace ladder::median_filter {
 
-template <bool kNetwork>
+template <MedianKernel kKernel>
 class CudaMedianFilter final : public CudaRung {
  public:
   explicit CudaMedianFilter(const RungContext& context)
@@ -27,7 +27,7 @@ class CudaMedianFilter final : public CudaRung {
     std::size_t free_bytes = 0, total_bytes = 0;
     LADDER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     if (2 * image_->bytes() > free_bytes)
-      throw DeviceError(std::string(kNetwork ? "cuda_network" : "cuda") + ": the stack needs " +
+      throw DeviceError(std::string(kKernel == MedianKernel::network ? "cuda_network" : "cuda") + ": the stack needs " +
                         std::to_string(2 * image_->bytes() >> 20) + " MiB on the device (input and output), more than the " +
                         std::to_string(free_bytes >> 20) + " MiB free; the cuda_streams rung filters it in slices");
     d_image_ = DeviceBuffer<std::byte>(image_->bytes());
@@ -43,7 +43,7 @@ class CudaMedianFilter final : public CudaRung {
     median_filter::with_pixel_type(image_->dtype(), [&](auto tag) {
       using T = decltype(tag);
       launch_median_filter(reinterpret_cast<const T*>(d_image_.data()), reinterpret_cast<T*>(d_output_.data()),
-                           stack_.frames, int(stack_.height), int(stack_.width), settings, stream(), kNetwork);
+                           stack_.frames, int(stack_.height), int(stack_.width), settings, stream(), kKernel);
     });
     LADDER_CUDA_CHECK_LAUNCH();
   }
