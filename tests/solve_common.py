@@ -5,6 +5,7 @@ import importlib
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 
 def import_or_skip(*modules):
@@ -33,6 +34,15 @@ class Tally:
         print(f"{rung['name']}: skipped ({rung['reason']})")
         self.skipped += 1
         return False
+
+    def refused(self, run, fragment, outputs, what):
+        """Counts a `ladder solve` that must refuse its input: exit 2, one message that says `fragment`,
+        and none of `outputs` written."""
+        if run.returncode == 2 and fragment in run.stderr and not any(Path(o).exists() for o in outputs):
+            self.passed += 1
+        else:
+            print(f"{what}: FAILED: exit {run.returncode}, {run.stderr.strip()}")
+            self.failed += 1
 
     def finish(self):
         print(f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped")

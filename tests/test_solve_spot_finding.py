@@ -188,7 +188,6 @@ with tempfile.TemporaryDirectory() as directory:
             ("small.npy", "ones.npy", {"height": 4}, "takes it from the input files")]:
         bad = d / "bad.npy"
         run = solve("serial", d / image_file, d / mask_file, bad, params)
-        ok = run.returncode == 2 and fragment in run.stderr and not bad.exists() and not Path(str(bad) + ".csv").exists()
-        report(ok, f"refusal {image_file} {mask_file} {params}", f"exit {run.returncode}, {run.stderr.strip()}")
+        tally.refused(run, fragment, [bad, Path(str(bad) + ".csv")], f"refusal {image_file} {mask_file} {params}")
 
 tally.finish()
