@@ -292,6 +292,50 @@ TEST(TransferBoundTest, IsTheSlowerDirectionAloneOrBothAtTheirJointRate) {
   EXPECT_DOUBLE_EQ(transfer_bound(link, work), 0.15);
 }
 
+TEST(CeilingFractionTest, EachRowIsJudgedAgainstTheCeilingOfWhatBoundsIt) {
+  Ceilings ceilings;
+  ceilings.host_bytes_per_s = 100e9;
+  DeviceCeilings gpu;
+  gpu.copy_bytes_per_s = 3000e9, gpu.fp32_operations_per_s = 60e12;
+  gpu.host_to_device_pinned = gpu.device_to_host_pinned = 50e9;
+  ceilings.cuda = gpu;
+  DeviceCeilings opencl_gpu = gpu;
+  opencl_gpu.fp32_operations_per_s = 0;  // not measured on OpenCL
+  ceilings.opencl = opencl_gpu;
+  RungTimings timings;
+  timings.compute.median = 1e-3, timings.transfer.median = 4e-3;
+  Work work{.bytes = 60e6, .operations = 30e9, .bytes_in = 40e6, .bytes_out = 20e6};
+
+  // A CPU row: bytes over the host's bandwidth, both figures.
+  CeilingFraction host = fraction_of_ceiling(ceilings, Backend::openmp, DeviceKind::cpu, work, timings);
+  EXPECT_EQ(host.ceiling, "host memory bandwidth");
+  EXPECT_DOUBLE_EQ(*host.compute, 0.6);
+  EXPECT_DOUBLE_EQ(*host.transfer, 0.6);
+  // A memory-bound CUDA row: bytes over the copy bandwidth; its transfer
+  // figure over the copies' bound at the link's rate (0.8 ms up, 4 ms taken).
+  CeilingFraction memory = fraction_of_ceiling(ceilings, Backend::cuda, DeviceKind::gpu, work, timings);
+  EXPECT_EQ(memory.ceiling, "device copy bandwidth");
+  EXPECT_DOUBLE_EQ(*memory.compute, 0.02);
+  EXPECT_DOUBLE_EQ(memory.transfer_bound_s, 0.8e-3);
+  EXPECT_DOUBLE_EQ(*memory.transfer, 0.2);
+  // An all-FP32 problem on CUDA: operations over the FP32 rate, no bandwidth.
+  work.fp32_bound = true;
+  CeilingFraction fp32 = fraction_of_ceiling(ceilings, Backend::cuda, DeviceKind::gpu, work, timings);
+  EXPECT_EQ(fp32.ceiling, "device FP32 rate");
+  EXPECT_DOUBLE_EQ(fp32.ceiling_operations_per_s, 60e12);
+  EXPECT_EQ(fp32.ceiling_bytes_per_s, 0);
+  EXPECT_DOUBLE_EQ(*fp32.compute, 0.5);
+  // The same on OpenCL, where no FP32 rate is measured: the copy bandwidth,
+  // and no transfer bound (the link is measured for CUDA only).
+  CeilingFraction opencl = fraction_of_ceiling(ceilings, Backend::opencl, DeviceKind::gpu, work, timings);
+  EXPECT_EQ(opencl.ceiling, "device copy bandwidth");
+  EXPECT_DOUBLE_EQ(*opencl.compute, 0.02);
+  EXPECT_FALSE(opencl.transfer.has_value());
+  // No device ceilings measured: nothing to divide by.
+  ceilings.cuda.reset();
+  EXPECT_FALSE(fraction_of_ceiling(ceilings, Backend::cuda, DeviceKind::gpu, work, timings).compute.has_value());
+}
+
 TEST(HarnessMemoryTest, EachProblemPredictsWhatItsCasesAllocateAndAtMost20TimesThat) {
   for (const auto& name : exercise_names()) {
     auto problem = make_problem(name);

@@ -468,11 +468,31 @@ RungTimings time_rung(Rung& rung, const std::string& label, const TimingPolicy& 
   return timings;
 }
 
-// Fraction of the ceiling of the device the rung ran on: first which
-// ceiling (the host's bandwidth; a GPU's copy bandwidth; or, for a problem
-// whose work is all FP32 multiply-adds, the GPU's FP32 rate, since such a
-// rung moves few bytes per operation and its bandwidth fraction would say
-// nothing), then the rung's work over its time over that ceiling.
+
+nlohmann::json to_json(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
+
+nlohmann::json to_json(const RungTimings& t) {
+  const CeilingFraction& fraction = t.fraction_of_ceiling;
+  nlohmann::json ceiling = {{"ceiling", fraction.ceiling},
+                            {"ceiling_bytes_per_s", fraction.ceiling_bytes_per_s},
+                            {"compute", to_json(fraction.compute)},
+                            {"transfer", to_json(fraction.transfer)},
+                            {"transfer_bound_s", fraction.transfer_bound_s}};
+  if (fraction.ceiling_operations_per_s > 0) ceiling["ceiling_operations_per_s"] = fraction.ceiling_operations_per_s;
+  return {{"compute", to_json(t.compute)},
+          {"transfer", to_json(t.transfer)},
+          {"upload", to_json(t.upload)},
+          {"download", to_json(t.download)},
+          {"google_benchmark", t.google_benchmark},
+          {"throughput", {{"bytes_per_s", t.bytes_per_s}, {"operations_per_s", t.operations_per_s}}},
+          {"fraction_of_ceiling", ceiling}};
+}
+
+}  // namespace
+
+// First which ceiling (an all-FP32 problem moves few bytes per operation:
+// its bandwidth fraction would say nothing), then the work over the time
+// over that ceiling.
 CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, DeviceKind kind, const Work& work,
                                     const RungTimings& timings) {
   CeilingFraction fraction;
@@ -500,27 +520,6 @@ CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, D
     fraction.transfer = fraction.transfer_bound_s / timings.transfer.median;
   return fraction;
 }
-
-nlohmann::json to_json(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
-
-nlohmann::json to_json(const RungTimings& t) {
-  const CeilingFraction& fraction = t.fraction_of_ceiling;
-  nlohmann::json ceiling = {{"ceiling", fraction.ceiling},
-                            {"ceiling_bytes_per_s", fraction.ceiling_bytes_per_s},
-                            {"compute", to_json(fraction.compute)},
-                            {"transfer", to_json(fraction.transfer)},
-                            {"transfer_bound_s", fraction.transfer_bound_s}};
-  if (fraction.ceiling_operations_per_s > 0) ceiling["ceiling_operations_per_s"] = fraction.ceiling_operations_per_s;
-  return {{"compute", to_json(t.compute)},
-          {"transfer", to_json(t.transfer)},
-          {"upload", to_json(t.upload)},
-          {"download", to_json(t.download)},
-          {"google_benchmark", t.google_benchmark},
-          {"throughput", {{"bytes_per_s", t.bytes_per_s}, {"operations_per_s", t.operations_per_s}}},
-          {"fraction_of_ceiling", ceiling}};
-}
-
-}  // namespace
 
 nlohmann::json to_json(const RungResult& result) {
   nlohmann::json row = {

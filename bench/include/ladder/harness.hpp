@@ -188,6 +188,14 @@ struct RungTimings {
   CeilingFraction fraction_of_ceiling;
 };
 
+// The rung's figures over the ceiling of the device it ran on: the host's
+// memory bandwidth for a CPU row; a GPU's copy bandwidth; or, for a problem
+// whose work is all FP32 multiply-adds (Work::fp32_bound), the GPU's FP32
+// rate where it was measured. A CUDA row's transfer-inclusive figure is over
+// its copies' bound at the link's measured rate (transfer_bound).
+CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, DeviceKind kind, const Work& work,
+                                    const RungTimings& timings);
+
 struct RungResult {
   std::string rung;
   Backend backend = Backend::host;
