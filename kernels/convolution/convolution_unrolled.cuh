@@ -7,7 +7,9 @@
 //
 // One block of 32 × 4 threads computes a 32 × 32 block of outputs:
 // - It copies the padded region that block reads into a shared-memory tile,
-//   column by column (transposed), as convolve_strips does.
+//   transposed, as convolve_strips does, but as one flat range of pixels
+//   over the block's threads, with bounds tests only in the edge blocks
+//   (measured on the H100 at the workshop size: 55.8 → 50.2 µs).
 // - Each thread computes kUnrolledStrip = 8 outputs down one column. For
 //   each weight column b it reads the 8 + R − 1 pixels those outputs need
 //   from one tile column as float4s (the column stride is 4 more than a
