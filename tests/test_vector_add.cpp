@@ -4,6 +4,7 @@
 
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
+#include "ladder/registry.hpp"
 #include "rung_test.hpp"
 #ifdef LADDER_HAVE_OPENCL
 #include "ladder/opencl.hpp"
@@ -92,6 +93,40 @@ TEST(VectorAddTest, AFailedOpenClCallNamesItsErrorAndItsStepOfTheHostProgram) {
   EXPECT_EQ(message(CL_INVALID_EVENT, "clWaitForEvents"),
             "OpenCL call clWaitForEvents failed: CL_INVALID_EVENT (-58) at opencl.cpp:58");
   EXPECT_EQ(message(CL_SUCCESS, "clCreateKernel"), "no error");
+}
+
+// A buffer larger than the device's largest allocation is refused by
+// OpenClRung::device_buffer before clCreateBuffer sees it, with a message
+// that names the sizes: what every OpenCL rung's input would get.
+class AskingForABuffer final : public OpenClRung {
+ public:
+  explicit AskingForABuffer(const RungContext& context) : OpenClRung(context) {}
+  void prepare(const Arrays&, Arrays&) override {
+    small_ = device_buffer<float>(CL_MEM_READ_ONLY, 1000);  // fits anywhere
+    huge_ = device_buffer<float>(CL_MEM_READ_ONLY, std::size_t{1} << 60);
+  }
+  void compute() override {}
+
+ private:
+  ClBuffer<float> small_, huge_;
+};
+
+TEST(VectorAddTest, AnOpenClBufferLargerThanTheDeviceAllowsIsRefusedWithItsSizes) {
+  const Availability opencl = backend_availability(Backend::opencl, RunOptions{});
+  if (!opencl.available) GTEST_SKIP() << opencl.reason;
+  const RungContext context;
+  AskingForABuffer rung(context);
+  Arrays none;
+  try {
+    rung.prepare(none, none);
+    ADD_FAILURE() << "a buffer of 2^60 floats was accepted";
+  } catch (const DeviceError& error) {
+    const std::string text = error.what();
+    EXPECT_NE(text.find("a buffer of 1152921504606846976 values of 4 bytes does not fit in one allocation on "),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("(at most "), std::string::npos) << text;
+  }
 }
 #endif
 

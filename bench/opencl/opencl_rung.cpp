@@ -301,12 +301,13 @@ cl_kernel OpenClRung::build_kernel(const std::string& file, const std::string& k
   return kernel;
 }
 
-void OpenClRung::check_allocation(std::size_t bytes) const {
+void OpenClRung::check_allocation(std::size_t count, std::size_t value_bytes) const {
   cl_ulong largest = 0;
   LADDER_CL_CHECK(clGetDeviceInfo(device(), CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(largest), &largest, nullptr));
-  if (bytes > largest)
-    throw DeviceError("a buffer of " + std::to_string(bytes) + " bytes does not fit in one allocation on " +
-                      device_name() + " (at most " + std::to_string(largest) + " bytes)");
+  if (count > largest / value_bytes)  // count * value_bytes > largest, without overflowing
+    throw DeviceError("a buffer of " + std::to_string(count) + " values of " + std::to_string(value_bytes) +
+                      " bytes does not fit in one allocation on " + device_name() + " (at most " +
+                      std::to_string(largest) + " bytes)");
 }
 
 void OpenClRung::enqueue_range(cl_kernel kernel, std::size_t dimensions, std::size_t* global,

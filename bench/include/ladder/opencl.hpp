@@ -163,7 +163,7 @@ class OpenClRung : public OpenClDeviceRung {
   // DeviceError that says so, where clCreateBuffer would fail with a code.
   template <class T>
   ClBuffer<T> device_buffer(cl_mem_flags flags, std::size_t count) const {
-    check_allocation(count * sizeof(T));
+    check_allocation(count, sizeof(T));
     return ClBuffer<T>(context_, flags, count);
   }
 
@@ -179,7 +179,7 @@ class OpenClRung : public OpenClDeviceRung {
   }
 
  private:
-  void check_allocation(std::size_t bytes) const;
+  void check_allocation(std::size_t count, std::size_t value_bytes) const;
   // local: N sizes, or all 0 for the runtime's choice.
   void enqueue_range(cl_kernel kernel, std::size_t dimensions, std::size_t* global, const std::size_t* local);
 
