@@ -3,9 +3,9 @@
 a run with --replicates records every replicate's median and their spread; a
 copy of it with one figure made 20 % slower is told apart; and a rerun of the
 same command on the same machine (`ladder reproduce`) agrees with it, or, where
-three reruns do not, the runs themselves show the machine unsteady (the
-figures that differ varied by a quarter between their replicates, or the
-machine probe by 15 %): then the timing is not judged, while the rerun's
+three reruns do not, the runs themselves show the machine unsteady (every
+figure that differs varied by a quarter or more between its replicates in
+one of the two runs): then the timing is not judged, while the rerun's
 inputs, rows and statuses still must match. Only a machine can make two runs
 agree; the test asserts what the suite controls."""
 import copy
@@ -20,10 +20,9 @@ from ladder_compare import central, judge, machine_noise, machine_ratios, rows  
 
 ladder = sys.argv[1]
 
-# A figure whose replicates varied this much, or a run whose machine probe varied this much,
-# was timed on a machine too unsteady for two runs of it to be expected to agree.
+# A figure whose replicates varied this much within one run was timed on a machine too
+# unsteady for two runs of it to be expected to agree.
 UNSTEADY_SPREAD = 0.25
-UNSTEADY_PROBE = 0.15
 failures = []
 
 
@@ -129,9 +128,10 @@ with tempfile.TemporaryDirectory() as directory:
     if not agreed and run.returncode == 1 and (out / "reference.json").is_file():
         # Three tries disagreed. That is the machine's doing, not the suite's, only where the
         # runs show it: every figure that differs varied by 25 % or more between its replicates
-        # in one of the two runs, or the machine probe varied by 15 % or more within one of them
-        # (three CI runs: 34-50 % spreads, a probe at 17 %). A steady figure that differs, or any
-        # difference of inputs, rungs or statuses, fails.
+        # in one of the two runs (one CI run: 34-50 %). A figure steady in both runs that
+        # differs, or any difference of inputs, rungs or statuses, fails. (The machine probe's
+        # own noise is printed, not used: on a busy machine it reads 15-35 % even while a real
+        # difference stands out.)
         a, b = json.loads(reference.read_text()), json.loads((out / "reference.json").read_text())
         a_rows, b_rows = rows(a, "reference"), rows(b, "rerun")
         check(set(a_rows) == set(b_rows), "the rerun has the reference's rows", log)
@@ -147,7 +147,7 @@ with tempfile.TemporaryDirectory() as directory:
                 ratio, _, verdict = judge(fa, fb, 0.05, machine)
                 if verdict in ("slower", "faster") and max(central(fa)[1], central(fb)[1]) < UNSTEADY_SPREAD:
                     steady_differences.append(f"{key[0]}/{key[-1]} {figure} {ratio:.2f}x")
-        unsteady = probe_noise >= UNSTEADY_PROBE or not steady_differences
+        unsteady = not steady_differences
         check(unsteady, "a rerun on this machine reproduces the run, or the machine was shown unsteady"
               f" (figures that differ though steady in both runs: {'; '.join(steady_differences)};"
               f" the probe varied by up to {probe_noise:.0%})", log)
