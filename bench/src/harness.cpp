@@ -468,7 +468,6 @@ RungTimings time_rung(Rung& rung, const std::string& label, const TimingPolicy& 
   return timings;
 }
 
-
 nlohmann::json to_json(const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); }
 
 nlohmann::json to_json(const RungTimings& t) {
