@@ -12,7 +12,8 @@
 # machine's copy of .git is not current) override the build; SIZES (default "workshop large") and
 # THREADS (default "1,2,4,8,16"; empty: no sweep) the runs (SIZES empty: none), SWEEP_SIZE
 # (default workshop) the size of the thread sweep; TESTS=0 skips
-# the tests (for a second call that only runs the other sizes); SANITIZE=0
+# the tests and builds only `ladder` (for a second call that only runs the
+# other sizes, or the sanitizer alone after a reference run); SANITIZE=0
 # skips compute-sanitizer.
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [EXERCISE...]}
@@ -21,12 +22,14 @@ exercises=("$@")
 build=${LADDER_GPU_BUILD:-build-gpu}
 mkdir -p "$out"
 status=0
+targets=()
+[ "${TESTS:-1}" = 0 ] && targets=(--target ladder)  # no tests: build only what runs
 
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv || true
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLADDER_CUDA=ON -DLADDER_OPENCL=ON \
     -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" -DLADDER_GIT_REVISION="${LADDER_GIT_REVISION:-}" &&
-    cmake --build "$build" -j "$(nproc)"
+    cmake --build "$build" "${targets[@]}" -j "$(nproc)"
 } >"$out/build.log" 2>&1 || { echo "build failed: see $out/build.log"; tail -30 "$out/build.log"; exit 1; }
 
 if [ "${TESTS:-1}" != 0 ]; then
@@ -43,7 +46,7 @@ if [ "${SANITIZE:-1}" != 0 ]; then
   : >"$out/sanitizer.log"
   while read -r exercise rungs; do
     for tool in memcheck racecheck synccheck; do
-      echo "== compute-sanitizer --tool $tool: ladder check $exercise --variants $rungs" >>"$out/sanitizer.log"
+      echo "== $(date -u +%T) compute-sanitizer --tool $tool: ladder check $exercise --variants $rungs" >>"$out/sanitizer.log"
       compute-sanitizer --tool "$tool" --error-exitcode 9 "$ladder" check "$exercise" --variants "$rungs" \
         >>"$out/sanitizer.log" 2>&1
       code=$?
