@@ -93,6 +93,7 @@ def table_rows(results):
                 "status": row["status"],
                 "reason": row.get("reason", ""),
                 "device": row.get("device", ""),
+                "device_kind": row.get("device_kind", ""),
                 "compute_median_s": figure(row, "compute", "median_s"),
                 "compute_min_s": figure(row, "compute", "min_s"),
                 "compute_max_s": figure(row, "compute", "max_s"),
@@ -171,7 +172,9 @@ def introduction(results):
             " *replicates* is the spread between replicate runs ((max − min) / median of their medians, compute /"
             " transfer-inclusive; `ladder run --replicates N`), what a rerun on this machine would see;"
             " speed-ups are compute / transfer-inclusive; *vs best CPU* is against the fastest CPU entry of the"
-            " same run, rung or peer.")
+            " same run, rung or peer; *of ceiling* is the compute-only time against the device's measured"
+            " bandwidth (or FP32 rate), and for a GPU rung also its transfer-inclusive time against what its"
+            " bytes need over PCIe at the pinned rates measured in the same run (*of PCIe*).")
 
 
 def entry_table(entry, rows):
@@ -208,8 +211,21 @@ def entry_table(entry, rows):
             f"| {ratio(row['speedup_vs_naive_compute'])} / {ratio(row['speedup_vs_naive_transfer'])} "
             f"| {ratio(row['speedup_vs_serial_compute'])} / {ratio(row['speedup_vs_serial_transfer'])} "
             f"| {ratio(row['speedup_vs_best_cpu_compute'])} / {ratio(row['speedup_vs_best_cpu_transfer'])} "
-            f"| {percent(row['fraction_of_ceiling_compute'])}{' of FP32' if row['ceiling'] == 'device FP32 rate' else ''} |")
+            f"| {ceiling_cell(row)} |")
     return lines
+
+
+def ceiling_cell(row):
+    """The compute-only fraction of the row's ceiling; for a GPU rung the copies
+    have a ceiling too, the PCIe link: its transfer-inclusive time against the
+    time the bytes need over the link (pinned rates measured in the same run).
+    A rung whose compute() makes the copies itself (cuda_streams) is measured
+    by the second figure."""
+    text = percent(row["fraction_of_ceiling_compute"]) + (" of FP32" if row["ceiling"] == "device FP32 rate" else "")
+    transfer = row["fraction_of_ceiling_transfer"]
+    if row["device_kind"] == "gpu" and transfer is not None:
+        text += f" / {percent(transfer)} of PCIe"
+    return text
 
 
 def markdown_tables(results, rows):

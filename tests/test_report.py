@@ -135,14 +135,16 @@ with tempfile.TemporaryDirectory() as directory:
     check("peer: numpy" in (d / "fresh" / "tables.md").read_text(), "tables.md should show the peers")
     check(any((d / "fresh").glob("scaling-vector_add-tiny-n.png")), "the sweep over n should give a scaling chart")
 
-    # A row judged against the FP32 rate (convolution's CUDA rungs) says so beside its fraction.
+    # A row judged against the FP32 rate (convolution's CUDA rungs) says so beside its fraction,
+    # and a GPU row gives its transfer-inclusive time against the PCIe link's.
     fp32 = json.loads(Path(fixture).read_text())
     row = next(r for e in fp32["results"] for r in e["rungs"] if r["status"] == "ok" and r["backend"] == "cuda")
     row["timings"]["fraction_of_ceiling"].update(ceiling="device FP32 rate", ceiling_operations_per_s=5e13,
-                                                 ceiling_bytes_per_s=0, compute=0.6)
+                                                 ceiling_bytes_per_s=0, compute=0.6, transfer=0.94)
     (d / "fp32.json").write_text(json.dumps(fp32))
     report(d / "fp32.json", d / "fp32")
-    check("| 60 % of FP32 |" in (d / "fp32" / "tables.md").read_text(), "tables.md should mark a fraction of the FP32 rate")
+    check("| 60 % of FP32 / 94 % of PCIe |" in (d / "fp32" / "tables.md").read_text(),
+          "tables.md should mark a fraction of the FP32 rate, then of the PCIe link")
 
     # The time budget holds a slow peer to fewer repetitions (at least one), as it does a slow rung.
     budgeted = d / "budgeted.json"
