@@ -17,8 +17,21 @@
 // The histograms are reused in turn, three of them: pass k counts into
 // buffer k % 3 while the grid clears buffer (k + 1) % 3, which every block
 // last read before the barrier that ended pass k - 1.
+//
+// From the second iteration on, the refines read only values the survey
+// set aside. They count the values whose top digit is the median's, and the
+// median moves little from one iteration to the next: at most by half the
+// values the next bounds clip. So each survey (from the second on) also
+// sets aside, in the block's own slice of `candidates`, the kept values
+// whose top digit lies in a band around the last median's: the digits of
+// the values ranked up to n/32 either side of it (whole buckets). If the
+// new median's top digit falls in the band, every value the refines would
+// count is among them, and the two refines read the ~6 % set aside instead
+// of the whole image; if not (the median moved further), they read the
+// image as before. The counts, and so every result, are the same either way.
 #include <cooperative_groups.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "kernels/kappa_sigma/clip_state.cuh"  // ClipState, float_key, key_float, kClipBuckets
@@ -35,7 +48,28 @@ struct PersistentShared {
   unsigned warp_scan[2][kPersistentWarps];
   unsigned found[2], found_rank[2];
   ClipState state;  // this block's copy of the loop's state (`done`: 0 or 1)
+  // The values set aside (above): the band of top digits the survey keeps
+  // (none in the first iteration, when there is no median yet: ~0u to ~0u),
+  // the band the next survey will keep, and how many values this block
+  // has set aside.
+  unsigned band_low, band_high, next_band_low, next_band_high;
+  unsigned refine_candidates;  // 1: the refines read this block's set-aside values
+  unsigned block_candidates;
 };
+
+// Every block's room for the values it sets aside: block b's slice starts
+// at b × per_block. (Worked out where it is needed: the kernel's parameters
+// are read from constant memory, so the slice takes no register in the
+// survey's loop.)
+struct Slices {
+  float* candidates;
+  std::size_t per_block;
+  __device__ float* of_block() const { return candidates + blockIdx.x * per_block; }
+};
+
+// How many values the band keeps either side of the median's rank: the next
+// iteration's median is among them while its bounds clip under n/16.
+__device__ __forceinline__ unsigned band_ranks(unsigned count) { return count / 32; }
 
 // The block's totals of three numbers per thread, in total[k] for every
 // thread: shuffles within each warp, then warp 0 over the warps' sums. The
@@ -101,20 +135,33 @@ __device__ void merge_block_counts(const PersistentShared& s, unsigned* buffer, 
     if (s.counts[bin] != 0) atomicAdd(&buffer[bin], s.counts[bin]);
 }
 
+// Puts x into the block's slice of set-aside values (a shared atomic for its
+// place: the values are ~6 % of those visited, and the histogram already
+// takes one shared atomic for each).
+__device__ __forceinline__ void set_aside(float x, PersistentShared& s, const Slices& slices) {
+  slices.of_block()[atomicAdd(&s.block_candidates, 1u)] = x;
+}
+
 // Pass 0 of an iteration: count, sums of x - shift and (x - shift)², and the
-// histogram of the top 11 key bits of the kept values.
+// histogram of the top 11 key bits of the kept values; from the second
+// iteration on, the kept values in the band set aside for the refines.
 __device__ void survey(const float* __restrict__ values, unsigned n, PersistentShared& s, double* partials,
-                       unsigned* buffer) {
+                       unsigned* buffer, const Slices& slices) {
   for (int bin = threadIdx.x; bin < kClipBuckets; bin += kPersistentThreads) s.counts[bin] = 0;
+  if (threadIdx.x == 0) s.block_candidates = 0;
   __syncthreads();
   const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
   const double shift = s.state.shift;
-  double kept = 0, sum = 0, squares = 0;
+  const unsigned band_low = s.band_low, band_width = s.band_high - s.band_low;
+  unsigned kept = 0;  // a count: one register, not a double's two
+  double sum = 0, squares = 0;
   for_each_value(values, n, [&](float x) {
     if (!(x > lower && x < upper)) return;
     const double d = x - shift;
     kept += 1, sum += d, squares += d * d;
-    atomicAdd(&s.counts[float_key(x) >> 21], 1u);
+    const unsigned bucket = float_key(x) >> 21;
+    atomicAdd(&s.counts[bucket], 1u);
+    if (bucket - band_low <= band_width) set_aside(x, s, slices);  // below the band, the difference wraps: > width
   });
   block_sums(s, kept, sum, squares);
   if (threadIdx.x < 3) partials[3 * blockIdx.x + threadIdx.x] = s.totals[threadIdx.x];
@@ -124,21 +171,28 @@ __device__ void survey(const float* __restrict__ values, unsigned n, PersistentS
 // Passes 1 and 2: the next 11, then the last 10 key bits of the kept values
 // whose higher bits are a middle value's prefix (one histogram per middle
 // value; the first only, when they share it).
-__device__ void refine(const float* __restrict__ values, unsigned n, int pass, PersistentShared& s,
-                       unsigned* buffer) {
+__device__ void refine(const float* __restrict__ values, unsigned n, int pass, PersistentShared& s, unsigned* buffer,
+                       const Slices& slices) {
   for (int bin = threadIdx.x; bin < kPersistentHistogram; bin += kPersistentThreads) s.counts[bin] = 0;
   __syncthreads();
   const unsigned shift = pass == 1 ? 10 : 0, above = pass == 1 ? 21 : 10, digits = pass == 1 ? 2047 : 1023;
   const unsigned first = s.state.prefix[0], second = s.state.prefix[1];
   const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
-  for_each_value(values, n, [&](float x) {
+  auto visit = [&](float x) {
     if (!(x > lower && x < upper)) return;
     const unsigned key = float_key(x), prefix = key >> above, digit = (key >> shift) & digits;
     if (prefix == first)
       atomicAdd(&s.counts[digit], 1u);
     else if (prefix == second)
       atomicAdd(&s.counts[kClipBuckets + digit], 1u);
-  });
+  };
+  if (s.refine_candidates) {
+    // Written by this block in this iteration's survey: plain loads (not
+    // the read-only path, which may hold an older iteration's values).
+    for (unsigned i = threadIdx.x; i < s.block_candidates; i += kPersistentThreads) visit(slices.of_block()[i]);
+  } else {
+    for_each_value(values, n, visit);
+  }
   merge_block_counts(s, buffer, kPersistentHistogram);
 }
 
@@ -215,9 +269,28 @@ __device__ void select_digit(const unsigned* buffer, int pass, double kappa, Per
       }
     }
   }
+  if (pass == 0) {
+    // The next survey's band: the top digits of the values ranked
+    // band_ranks(count) below the lower middle value and above the upper.
+    const unsigned reach = band_ranks(s.state.count);
+    const unsigned edges[2] = {ranks[0] > reach ? ranks[0] - reach : 0u,
+                               ranks[1] + reach < s.state.count ? ranks[1] + reach : s.state.count - 1};
+    unsigned below = inclusive[0];
+    for (int b = 0; b < per_thread; ++b) below -= bins[0][b];
+    for (int b = 0; b < per_thread; below += bins[0][b], ++b) {
+      if (edges[0] >= below && edges[0] < below + bins[0][b]) s.next_band_low = id * per_thread + b;
+      if (edges[1] >= below && edges[1] < below + bins[0][b]) s.next_band_high = id * per_thread + b;
+    }
+  }
   __syncthreads();
   if (id == 0) {
     ClipState& state = s.state;
+    if (pass == 0) {
+      // The refines may read the set-aside values if both middle values'
+      // top digits are in the band this survey kept. Then the band moves.
+      s.refine_candidates = s.found[0] >= s.band_low && s.found[1] <= s.band_high;
+      s.band_low = s.next_band_low, s.band_high = s.next_band_high;
+    }
     state.prefix[0] = s.found[0], state.prefix[1] = s.found[1];
     state.rank[0] = s.found_rank[0], state.rank[1] = s.found_rank[1];
     if (pass == 2) {
@@ -235,6 +308,8 @@ __device__ void select_digit(const unsigned* buffer, int pass, double kappa, Per
 
 // The whole clip. `partials` holds 3 doubles per block, `histograms` three
 // buffers of kPersistentHistogram words; neither needs to start at zero.
+// `candidates` holds candidates_per_block floats per block, at least as
+// many as the block visits (candidate_room).
 // Two blocks of 1024 fit on an SM of 2048 threads (A100, H100, H200) when a
 // thread uses at most 32 registers, which __launch_bounds__ asks of the
 // compiler; other GPUs hold 1024 (Turing) or 1536 threads an SM: one block.
@@ -243,14 +318,26 @@ constexpr int kPersistentBlocksPerSm = 2;
 #else
 constexpr int kPersistentBlocksPerSm = 1;
 #endif
+
+// The most values one block visits in for_each_value: its threads' share of
+// the float4s, four values each, and one of the last n % 4.
+inline std::size_t candidate_room(unsigned n, unsigned blocks) {
+  const std::size_t stride = std::size_t{blocks} * kPersistentThreads, quads = n / 4;
+  return kPersistentThreads * (4 * ((quads + stride - 1) / stride) + 1);
+}
+
 __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
-    clip_persistent(const float* __restrict__ values, unsigned n, double kappa, double* partials,
-                    unsigned* histograms, std::uint8_t* __restrict__ mask, double* statistics) {
+    clip_persistent(const float* __restrict__ values, unsigned n, double kappa, double* partials, unsigned* histograms,
+                    float* candidates, std::size_t candidates_per_block, std::uint8_t* __restrict__ mask,
+                    double* statistics) {
   const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   __shared__ PersistentShared s;
   auto buffer = [histograms](unsigned pass) { return histograms + (pass % 3) * kPersistentHistogram; };
+  const Slices slices{candidates, candidates_per_block};
 
   if (threadIdx.x == 0) {
+    s.band_low = s.band_high = ~0u;  // no band: the first survey sets nothing aside
+    s.refine_candidates = 0, s.block_candidates = 0;
     ClipState& state = s.state;
     state.lower = -CUDART_INF, state.upper = CUDART_INF;
     state.pass_lower = state.pass_upper = state.median = state.mean = state.std = 0;
@@ -261,14 +348,14 @@ __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
   grid.sync();  // buffer 0 is zero everywhere before anyone counts into it
 
   for (unsigned pass = 0;; ++pass) {
-    survey(values, n, s, partials, buffer(pass));
+    survey(values, n, s, partials, buffer(pass), slices);
     clear_buffer(buffer(pass + 1));
     grid.sync();
     if (add_up_survey(partials, s)) break;  // the same answer in every block: all leave together
     select_digit(buffer(pass), 0, kappa, s);
     for (int digit = 1; digit <= 2; ++digit) {
       ++pass;
-      refine(values, n, digit, s, buffer(pass));
+      refine(values, n, digit, s, buffer(pass), slices);
       clear_buffer(buffer(pass + 1));
       grid.sync();
       select_digit(buffer(pass), digit, kappa, s);

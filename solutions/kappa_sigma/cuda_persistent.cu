@@ -5,7 +5,9 @@
 // most of its time is launches and one-block work, not the data. Here the
 // grid stays resident for the whole clip and waits at a grid-wide barrier
 // between passes; every block picks the digit itself from the grid's
-// histogram. One launch, nothing read back until the mask is written.
+// histogram. One launch, nothing read back until the mask is written; and
+// after the first iteration, the refines read only the values each survey
+// set aside near the last median.
 #include <algorithm>
 #include <stdexcept>
 
@@ -35,23 +37,30 @@ class CudaPersistentKappaSigma final : public kappa_sigma::DeviceSkyRung {
                        per_sm * static_cast<unsigned>(properties().multiProcessorCount));
     d_partials_ = DeviceBuffer<double>(3 * std::size_t{blocks_});
     d_histograms_ = DeviceBuffer<unsigned>(3 * std::size_t{kPersistentHistogram});
+    // Each block's room for the values its surveys set aside for the refines.
+    candidates_per_block_ = candidate_room(n_, blocks_);
+    d_candidates_ = DeviceBuffer<float>(blocks_ * candidates_per_block_);
   }
 
   void compute() override {
     const float* image = d_image_.data();
     double* partials = d_partials_.data();
     unsigned* histograms = d_histograms_.data();
+    float* candidates = d_candidates_.data();
     std::uint8_t* mask = d_mask_.data();
     double* statistics = d_statistics_.data();
-    void* arguments[] = {&image, &n_, &kappa_, &partials, &histograms, &mask, &statistics};
+    void* arguments[] = {&image, &n_,        &kappa_, &partials, &histograms, &candidates, &candidates_per_block_,
+                         &mask,  &statistics};
     LADDER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(clip_persistent), blocks_,
                                                   kPersistentThreads, arguments, 0, stream()));
   }
 
  private:
   unsigned blocks_ = 1;
+  std::size_t candidates_per_block_ = 0;
   DeviceBuffer<double> d_partials_;
   DeviceBuffer<unsigned> d_histograms_;
+  DeviceBuffer<float> d_candidates_;
 };
 
 }  // namespace
