@@ -29,6 +29,13 @@
 // count is among them, and the two refines read the ~6 % set aside instead
 // of the whole image; if not (the median moved further), they read the
 // image as before. The counts, and so every result, are the same either way.
+//
+// And where the median's top-digit bucket holds few values (at most
+// kGatherCapacity: about 2000 of the 2048² sky's 4 million), one pass
+// gathers them from every block into one small array instead of the two
+// refines, and after one barrier every block finds the two lower digits
+// in its shared memory, with the same counts and the same select: an
+// iteration is two grid-wide barriers instead of three.
 #include <cooperative_groups.h>
 
 #include <cstddef>
@@ -39,6 +46,7 @@
 constexpr int kPersistentThreads = 1024;  // 1024 threads a block: a 2048-bin histogram is 2 bins per thread
 constexpr int kPersistentWarps = kPersistentThreads / 32;
 constexpr int kPersistentHistogram = 2 * kClipBuckets;  // words per buffer: one histogram per middle value
+constexpr unsigned kGatherCapacity = 4096;  // keys of the median's bucket gathered into shared memory (16 KiB)
 
 // A block's shared memory.
 struct PersistentShared {
@@ -46,7 +54,7 @@ struct PersistentShared {
   double warp_sums[3][kPersistentWarps];
   double totals[3];
   unsigned warp_scan[2][kPersistentWarps];
-  unsigned found[2], found_rank[2];
+  unsigned found[2], found_rank[2], found_count[2];
   ClipState state;  // this block's copy of the loop's state (`done`: 0 or 1)
   // The values set aside (above): the band of top digits the survey keeps
   // (none in the first iteration, when there is no median yet: ~0u to ~0u),
@@ -55,16 +63,27 @@ struct PersistentShared {
   unsigned band_low, band_high, next_band_low, next_band_high;
   unsigned refine_candidates;  // 1: the refines read this block's set-aside values
   unsigned block_candidates;
+  // The median's bucket: 1 when it is gathered (above); the keys, this
+  // block's own while the pass runs, then every block's; this block's count
+  // and where its keys go in the grid's array.
+  unsigned gather;
+  unsigned gathered[kGatherCapacity];
+  unsigned block_gathered, gathered_at;
 };
 
-// Every block's room for the values it sets aside: block b's slice starts
-// at b × per_block. (Worked out where it is needed: the kernel's parameters
-// are read from constant memory, so the slice takes no register in the
-// survey's loop.)
-struct Slices {
+// Device memory for the values set aside and gathered, allocated by the
+// rung. Block b's slice of `candidates` starts at b × candidates_per_block
+// (worked out where it is needed: the kernel's parameters are read from
+// constant memory, so the slice takes no register in the survey's loop).
+// `gathered` holds kGatherCapacity keys, `gathered_counts` three counts,
+// one per iteration in turn: iteration i counts into i % 3 while the
+// survey clears (i + 1) % 3, whose last readers passed two barriers ago.
+struct ClipScratch {
   float* candidates;
-  std::size_t per_block;
-  __device__ float* of_block() const { return candidates + blockIdx.x * per_block; }
+  std::size_t candidates_per_block;
+  unsigned* gathered;
+  unsigned* gathered_counts;
+  __device__ float* slice() const { return candidates + blockIdx.x * candidates_per_block; }
 };
 
 // How many values the band keeps either side of the median's rank: the next
@@ -138,17 +157,18 @@ __device__ void merge_block_counts(const PersistentShared& s, unsigned* buffer, 
 // Puts x into the block's slice of set-aside values (a shared atomic for its
 // place: the values are ~6 % of those visited, and the histogram already
 // takes one shared atomic for each).
-__device__ __forceinline__ void set_aside(float x, PersistentShared& s, const Slices& slices) {
-  slices.of_block()[atomicAdd(&s.block_candidates, 1u)] = x;
+__device__ __forceinline__ void set_aside(float x, PersistentShared& s, const ClipScratch& scratch) {
+  scratch.slice()[atomicAdd(&s.block_candidates, 1u)] = x;
 }
 
 // Pass 0 of an iteration: count, sums of x - shift and (x - shift)², and the
 // histogram of the top 11 key bits of the kept values; from the second
 // iteration on, the kept values in the band set aside for the refines.
 __device__ void survey(const float* __restrict__ values, unsigned n, PersistentShared& s, double* partials,
-                       unsigned* buffer, const Slices& slices) {
+                       unsigned* buffer, const ClipScratch& scratch) {
   for (int bin = threadIdx.x; bin < kClipBuckets; bin += kPersistentThreads) s.counts[bin] = 0;
   if (threadIdx.x == 0) s.block_candidates = 0;
+  if (blockIdx.x == 0 && threadIdx.x == 0) scratch.gathered_counts[(s.state.iterations + 1) % 3] = 0;
   __syncthreads();
   const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
   const double shift = s.state.shift;
@@ -161,39 +181,78 @@ __device__ void survey(const float* __restrict__ values, unsigned n, PersistentS
     kept += 1, sum += d, squares += d * d;
     const unsigned bucket = float_key(x) >> 21;
     atomicAdd(&s.counts[bucket], 1u);
-    if (bucket - band_low <= band_width) set_aside(x, s, slices);  // below the band, the difference wraps: > width
+    if (bucket - band_low <= band_width) set_aside(x, s, scratch);  // below the band, the difference wraps: > width
   });
   block_sums(s, kept, sum, squares);
   if (threadIdx.x < 3) partials[3 * blockIdx.x + threadIdx.x] = s.totals[threadIdx.x];
   merge_block_counts(s, buffer, kClipBuckets);
 }
 
-// Passes 1 and 2: the next 11, then the last 10 key bits of the kept values
-// whose higher bits are a middle value's prefix (one histogram per middle
-// value; the first only, when they share it).
-__device__ void refine(const float* __restrict__ values, unsigned n, int pass, PersistentShared& s, unsigned* buffer,
-                       const Slices& slices) {
-  for (int bin = threadIdx.x; bin < kPersistentHistogram; bin += kPersistentThreads) s.counts[bin] = 0;
-  __syncthreads();
-  const unsigned shift = pass == 1 ? 10 : 0, above = pass == 1 ? 21 : 10, digits = pass == 1 ? 2047 : 1023;
-  const unsigned first = s.state.prefix[0], second = s.state.prefix[1];
-  const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
-  auto visit = [&](float x) {
-    if (!(x > lower && x < upper)) return;
-    const unsigned key = float_key(x), prefix = key >> above, digit = (key >> shift) & digits;
+// What a refine counts: the next 11, then the last 10 key bits of the
+// keys whose higher bits are a middle value's prefix (one histogram per
+// middle value; the first only, when they share it).
+struct DigitCount {
+  unsigned shift, above, digits, first, second;
+  __device__ DigitCount(int pass, const ClipState& state)
+      : shift(pass == 1 ? 10 : 0),
+        above(pass == 1 ? 21 : 10),
+        digits(pass == 1 ? 2047 : 1023),
+        first(state.prefix[0]),
+        second(state.prefix[1]) {}
+  __device__ void operator()(unsigned key, unsigned* counts) const {
+    const unsigned prefix = key >> above, digit = (key >> shift) & digits;
     if (prefix == first)
-      atomicAdd(&s.counts[digit], 1u);
+      atomicAdd(&counts[digit], 1u);
     else if (prefix == second)
-      atomicAdd(&s.counts[kClipBuckets + digit], 1u);
+      atomicAdd(&counts[kClipBuckets + digit], 1u);
+  }
+};
+
+// The kept values a refine or a gather visits: this block's set-aside
+// values where the survey's band holds the median, else the whole image.
+template <typename Visit>
+__device__ void for_each_kept_value(const float* __restrict__ values, unsigned n, const PersistentShared& s,
+                                    const ClipScratch& scratch, Visit&& visit) {
+  const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
+  auto kept = [&](float x) {
+    if (x > lower && x < upper) visit(float_key(x));
   };
   if (s.refine_candidates) {
     // Written by this block in this iteration's survey: plain loads (not
     // the read-only path, which may hold an older iteration's values).
-    for (unsigned i = threadIdx.x; i < s.block_candidates; i += kPersistentThreads) visit(slices.of_block()[i]);
+    const float* slice = scratch.slice();
+    for (unsigned i = threadIdx.x; i < s.block_candidates; i += kPersistentThreads) kept(slice[i]);
   } else {
-    for_each_value(values, n, visit);
+    for_each_value(values, n, kept);
   }
+}
+
+// Passes 1 and 2: the histograms of the next digit, into the grid's buffer.
+__device__ void refine(const float* __restrict__ values, unsigned n, int pass, PersistentShared& s, unsigned* buffer,
+                       const ClipScratch& scratch) {
+  for (int bin = threadIdx.x; bin < kPersistentHistogram; bin += kPersistentThreads) s.counts[bin] = 0;
+  __syncthreads();
+  const DigitCount count(pass, s.state);
+  for_each_kept_value(values, n, s, scratch, [&](unsigned key) { count(key, s.counts); });
   merge_block_counts(s, buffer, kPersistentHistogram);
+}
+
+// Instead of the refines, where the median's bucket is small: the kept keys
+// whose top digit is a middle value's, from every block into
+// scratch.gathered (each block stages its own in shared memory, then takes
+// its place with one atomic).
+__device__ void gather(const float* __restrict__ values, unsigned n, PersistentShared& s, const ClipScratch& scratch) {
+  if (threadIdx.x == 0) s.block_gathered = 0;
+  __syncthreads();
+  const unsigned first = s.state.prefix[0], second = s.state.prefix[1];
+  for_each_kept_value(values, n, s, scratch, [&](unsigned key) {
+    if (key >> 21 == first || key >> 21 == second) s.gathered[atomicAdd(&s.block_gathered, 1u)] = key;
+  });
+  __syncthreads();
+  if (threadIdx.x == 0) s.gathered_at = atomicAdd(&scratch.gathered_counts[s.state.iterations % 3], s.block_gathered);
+  __syncthreads();
+  for (unsigned i = threadIdx.x; i < s.block_gathered; i += kPersistentThreads)
+    scratch.gathered[s.gathered_at + i] = s.gathered[i];
 }
 
 // After a survey: the grid's count and sums (the blocks' partial sums added
@@ -225,7 +284,8 @@ __device__ bool add_up_survey(const double* partials, PersistentShared& s) {
 // its rank (clip_select, in every block): thread t owns bins 2t and 2t + 1,
 // a block-wide scan gives the count below them. After the last digit: the
 // median and the new bounds.
-__device__ void select_digit(const unsigned* buffer, int pass, double kappa, PersistentShared& s) {
+template <int pass>
+__device__ void select_digit(const unsigned* buffer, double kappa, PersistentShared& s) {
   constexpr int per_thread = kClipBuckets / kPersistentThreads;
   const int id = threadIdx.x, lane = id % 32, warp = id / 32;
   const unsigned digit_bits = pass == 2 ? 10 : 11;
@@ -265,6 +325,7 @@ __device__ void select_digit(const unsigned* buffer, int pass, double kappa, Per
       if (ranks[t] < below + bins[t][b]) {
         s.found[t] = (prefixes[t] << digit_bits) | (id * per_thread + b);
         s.found_rank[t] = ranks[t] - below;
+        s.found_count[t] = bins[t][b];
         break;
       }
     }
@@ -290,6 +351,8 @@ __device__ void select_digit(const unsigned* buffer, int pass, double kappa, Per
       // top digits are in the band this survey kept. Then the band moves.
       s.refine_candidates = s.found[0] >= s.band_low && s.found[1] <= s.band_high;
       s.band_low = s.next_band_low, s.band_high = s.next_band_high;
+      // Gather the median's bucket (or the two middle values' buckets) if it fits.
+      s.gather = s.found_count[0] + (s.found[0] != s.found[1] ? s.found_count[1] : 0u) <= kGatherCapacity;
     }
     state.prefix[0] = s.found[0], state.prefix[1] = s.found[1];
     state.rank[0] = s.found_rank[0], state.rank[1] = s.found_rank[1];
@@ -306,10 +369,30 @@ __device__ void select_digit(const unsigned* buffer, int pass, double kappa, Per
   __syncthreads();
 }
 
+// After the gather's barrier: every block copies the gathered keys into its
+// shared memory and finds the two lower digits there, each by the refine's
+// count and select_digit, on its own histogram.
+template <int pass>
+__device__ void select_gathered_digit(PersistentShared& s, double kappa, unsigned total) {
+  for (int bin = threadIdx.x; bin < kPersistentHistogram; bin += kPersistentThreads) s.counts[bin] = 0;
+  __syncthreads();  // the keys are in (pass 1), the counts are zero
+  const DigitCount count(pass, s.state);
+  for (unsigned i = threadIdx.x; i < total; i += kPersistentThreads) count(s.gathered[i], s.counts);
+  __syncthreads();
+  select_digit<pass>(s.counts, kappa, s);
+}
+
+__device__ void select_gathered(PersistentShared& s, double kappa, const ClipScratch& scratch) {
+  const unsigned total = scratch.gathered_counts[s.state.iterations % 3];
+  for (unsigned i = threadIdx.x; i < total; i += kPersistentThreads) s.gathered[i] = scratch.gathered[i];
+  select_gathered_digit<1>(s, kappa, total);
+  select_gathered_digit<2>(s, kappa, total);
+}
+
 // The whole clip. `partials` holds 3 doubles per block, `histograms` three
 // buffers of kPersistentHistogram words; neither needs to start at zero.
-// `candidates` holds candidates_per_block floats per block, at least as
-// many as the block visits (candidate_room).
+// `scratch` as ClipScratch says; its candidates_per_block at least as many
+// as a block visits (candidate_room).
 // Two blocks of 1024 fit on an SM of 2048 threads (A100, H100, H200) when a
 // thread uses at most 32 registers, which __launch_bounds__ asks of the
 // compiler; other GPUs hold 1024 (Turing) or 1536 threads an SM: one block.
@@ -328,16 +411,14 @@ inline std::size_t candidate_room(unsigned n, unsigned blocks) {
 
 __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
     clip_persistent(const float* __restrict__ values, unsigned n, double kappa, double* partials, unsigned* histograms,
-                    float* candidates, std::size_t candidates_per_block, std::uint8_t* __restrict__ mask,
-                    double* statistics) {
+                    ClipScratch scratch, std::uint8_t* __restrict__ mask, double* statistics) {
   const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   __shared__ PersistentShared s;
   auto buffer = [histograms](unsigned pass) { return histograms + (pass % 3) * kPersistentHistogram; };
-  const Slices slices{candidates, candidates_per_block};
 
   if (threadIdx.x == 0) {
     s.band_low = s.band_high = ~0u;  // no band: the first survey sets nothing aside
-    s.refine_candidates = 0, s.block_candidates = 0;
+    s.refine_candidates = 0, s.block_candidates = 0, s.gather = 0;
     ClipState& state = s.state;
     state.lower = -CUDART_INF, state.upper = CUDART_INF;
     state.pass_lower = state.pass_upper = state.median = state.mean = state.std = 0;
@@ -345,21 +426,32 @@ __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
     state.count = n, state.iterations = 0, state.done = 0;
   }
   clear_buffer(buffer(0));
+  if (blockIdx.x == 0 && threadIdx.x < 3) scratch.gathered_counts[threadIdx.x] = 0;
   grid.sync();  // buffer 0 is zero everywhere before anyone counts into it
 
   for (unsigned pass = 0;; ++pass) {
-    survey(values, n, s, partials, buffer(pass), slices);
+    survey(values, n, s, partials, buffer(pass), scratch);
     clear_buffer(buffer(pass + 1));
     grid.sync();
     if (add_up_survey(partials, s)) break;  // the same answer in every block: all leave together
-    select_digit(buffer(pass), 0, kappa, s);
-    for (int digit = 1; digit <= 2; ++digit) {
-      ++pass;
-      refine(values, n, digit, s, buffer(pass), slices);
-      clear_buffer(buffer(pass + 1));
+    select_digit<0>(buffer(pass), kappa, s);
+    if (s.gather) {
+      // No histogram buffer used: the next survey counts into buffer(pass + 1), cleared above.
+      gather(values, n, s, scratch);
       grid.sync();
-      select_digit(buffer(pass), digit, kappa, s);
+      select_gathered(s, kappa, scratch);
+      continue;
     }
+    ++pass;
+    refine(values, n, 1, s, buffer(pass), scratch);
+    clear_buffer(buffer(pass + 1));
+    grid.sync();
+    select_digit<1>(buffer(pass), kappa, s);
+    ++pass;
+    refine(values, n, 2, s, buffer(pass), scratch);
+    clear_buffer(buffer(pass + 1));
+    grid.sync();
+    select_digit<2>(buffer(pass), kappa, s);
   }
 
   const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);

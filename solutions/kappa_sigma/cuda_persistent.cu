@@ -7,7 +7,8 @@
 // between passes; every block picks the digit itself from the grid's
 // histogram. One launch, nothing read back until the mask is written; and
 // after the first iteration, the refines read only the values each survey
-// set aside near the last median.
+// set aside near the last median, or, where the median's bucket is small,
+// one pass gathers it and every block finds the last digits on its own.
 #include <algorithm>
 #include <stdexcept>
 
@@ -37,20 +38,22 @@ class CudaPersistentKappaSigma final : public kappa_sigma::DeviceSkyRung {
                        per_sm * static_cast<unsigned>(properties().multiProcessorCount));
     d_partials_ = DeviceBuffer<double>(3 * std::size_t{blocks_});
     d_histograms_ = DeviceBuffer<unsigned>(3 * std::size_t{kPersistentHistogram});
-    // Each block's room for the values its surveys set aside for the refines.
+    // Each block's room for the values its surveys set aside for the
+    // refines; the median's bucket gathered from every block.
     candidates_per_block_ = candidate_room(n_, blocks_);
     d_candidates_ = DeviceBuffer<float>(blocks_ * candidates_per_block_);
+    d_gathered_ = DeviceBuffer<unsigned>(kGatherCapacity);
+    d_gathered_counts_ = DeviceBuffer<unsigned>(3);
   }
 
   void compute() override {
     const float* image = d_image_.data();
     double* partials = d_partials_.data();
     unsigned* histograms = d_histograms_.data();
-    float* candidates = d_candidates_.data();
+    ClipScratch scratch{d_candidates_.data(), candidates_per_block_, d_gathered_.data(), d_gathered_counts_.data()};
     std::uint8_t* mask = d_mask_.data();
     double* statistics = d_statistics_.data();
-    void* arguments[] = {&image, &n_,        &kappa_, &partials, &histograms, &candidates, &candidates_per_block_,
-                         &mask,  &statistics};
+    void* arguments[] = {&image, &n_, &kappa_, &partials, &histograms, &scratch, &mask, &statistics};
     LADDER_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(clip_persistent), blocks_,
                                                   kPersistentThreads, arguments, 0, stream()));
   }
@@ -61,6 +64,8 @@ class CudaPersistentKappaSigma final : public kappa_sigma::DeviceSkyRung {
   DeviceBuffer<double> d_partials_;
   DeviceBuffer<unsigned> d_histograms_;
   DeviceBuffer<float> d_candidates_;
+  DeviceBuffer<unsigned> d_gathered_;
+  DeviceBuffer<unsigned> d_gathered_counts_;
 };
 
 }  // namespace
