@@ -80,6 +80,9 @@ RunOptions run_options(const Arguments& args) {
   RunOptions options;
   options.pinned = args.flag("--pinned");
   options.warm = args.flag("--warm");
+  options.evict_by_writing = args.flag("--evict-by-writing");
+  if (options.warm && options.evict_by_writing)
+    throw UsageError("--warm and --evict-by-writing: --warm evicts nothing, so there is nothing to write");
   if (args.flag("--threads")) options.threads = parse_integer("--threads", args.value("--threads"), 1, 4096);
   if (args.flag("--cuda-device"))
     options.cuda_device = parse_integer("--cuda-device", args.value("--cuda-device"), 0, 1024);
@@ -851,6 +854,8 @@ const std::vector<OptionSpec> kOptions = {
     {"--threads", "N", {"run", "check", "solve"}, "OpenMP threads"},
     {"--pinned", "", {"run", "solve"}, "page-locked host buffers for the CUDA rungs' copies"},
     {"--warm", "", {"run"}, "do not evict the GPU's L2 cache before each repetition"},
+    {"--evict-by-writing", "", {"run"}, "evict the GPU's L2 by writing a buffer (dirty lines the timed kernel\n"
+                                        "must write back), as every run up to 2026-11-26 did; default: by reading"},
     {"--min-time", "S", {"run"}, "seconds of timed work per figure, at least (default 0.2)"},
     {"--time-budget", "S", {"run"}, "seconds one rung may take (default 60): a rung predicted to take\n"
                                     "longer for one run is skipped, a slow one gets fewer repetitions"},
@@ -985,7 +990,10 @@ const CommandSpec* find_command(const std::string& name) {
 
 std::string command_line(int argc, char** argv) {
   std::string line;
-  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) line += ' ';
+    line += argv[i];
+  }
   return line;
 }
 

@@ -7,7 +7,9 @@ RUN is a results file written by `ladder run --out`, or a folder of them
 (a reference run's folder under reports/runs/: every results file in it is
 reproduced). For each, the command line recorded in the file is run again
 with this `ladder` (same exercises, sizes, parameters, seeds, variants,
-threads and replicates; only --out changes, to DIR), the peers are timed
+threads and replicates, and the same way of evicting the GPU's L2: a run
+recorded before reading was the default is rerun with --evict-by-writing;
+only --out changes, to DIR), the peers are timed
 again where the reference has peers (NumPy, SciPy, OpenCV, CuPy, ...: each
 where installed here), and the rerun is compared with the reference by
 `ladder compare`'s rule. Where this machine differs from the reference's
@@ -72,6 +74,20 @@ def rerun_arguments(command_line):
     return kept
 
 
+def eviction_arguments(context):
+    """How the reference evicted the GPU's L2, as this ladder's options.
+
+    A run without `l2_eviction_by` was taken before `ladder run` could evict
+    by reading: it wrote a buffer, which charges a kernel for writing the
+    buffer's dirty lines back, so the rerun must write too to be comparable.
+    """
+    if not context.get("l2_eviction", True):
+        return []  # --warm is in the recorded command line
+    if context.get("l2_eviction_by", "writing") == "writing":
+        return ["--evict-by-writing"]
+    return []
+
+
 def machine(context):
     """What a reviewer needs to know is the same before comparing times."""
     host = context.get("host", {})
@@ -99,7 +115,9 @@ def main():
     for reference_path in files:
         reference = load_results(PROGRAM, reference_path)
         rerun_path = out / plain_name(reference_path)
-        command = [args.ladder, "run", *rerun_arguments(reference["context"]["command_line"]), "--out", str(rerun_path)]
+        arguments = rerun_arguments(reference["context"]["command_line"])
+        arguments += [a for a in eviction_arguments(reference["context"]) if a not in arguments]
+        command = [args.ladder, "run", *arguments, "--out", str(rerun_path)]
         print(f"== reproducing {reference_path}\n   {shlex.join(command)}", flush=True)
         status = subprocess.run(command).returncode
         if status > 1 or not rerun_path.is_file():

@@ -160,6 +160,7 @@ TEST_F(CliTest, ParametersOutOfRangeOrUnknown) {
   expect_refused("run vector_add --param width=3", "unknown parameter 'width' for vector_add (accepted: n)");
   expect_refused("run vector_add --param n", "--param 'n' must be NAME=VALUE");
   expect_refused("run vector_add --threads 0", "--threads 0: expected an integer from 1");
+  expect_refused("run vector_add --warm --evict-by-writing", "--warm and --evict-by-writing");
 }
 
 TEST_F(CliTest, DevicesThatAreNotThere) {
@@ -544,6 +545,11 @@ TEST_F(CliTest, TwoRunsWithOneSeedDifferOnlyInTimings) {
   EXPECT_EQ(a["results"][0]["seed"], 4);
   EXPECT_EQ(a["results"][0]["rungs"][0]["status"], "ok");
   EXPECT_NE(a["results"][0]["input_checksums"]["a"], "");
+  // How the GPU's L2 is evicted is recorded, whether or not a GPU is there.
+  EXPECT_EQ(a["context"]["l2_eviction_by"], "reading");
+  Outcome writing = ladder(run + " --evict-by-writing --out writing.json");
+  ASSERT_EQ(writing.exit_code, 0) << writing.output;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(path("writing.json")))["context"]["l2_eviction_by"], "writing");
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
 from ladder_compare import central, judge, machine_noise, machine_ratios, rows  # noqa: E402
+from ladder_reproduce import eviction_arguments  # noqa: E402
 
 ladder = sys.argv[1]
 
@@ -31,6 +32,14 @@ def check(condition, what, detail=""):
         failures.append(what)
         print(f"FAILED: {what}\n{detail}")
 
+
+# A rerun evicts the GPU's L2 as the reference did: runs recorded before the harness could
+# evict by reading wrote a buffer, and are rerun writing.
+check(eviction_arguments({"l2_eviction": True}) == ["--evict-by-writing"], "an old run is rerun evicting by writing")
+check(eviction_arguments({"l2_eviction": True, "l2_eviction_by": "writing"}) == ["--evict-by-writing"],
+      "a run that wrote is rerun writing")
+check(eviction_arguments({"l2_eviction": True, "l2_eviction_by": "reading"}) == [], "a run that read is rerun reading")
+check(eviction_arguments({"l2_eviction": False, "l2_eviction_by": "nothing"}) == [], "a warm run stays warm (--warm)")
 
 with tempfile.TemporaryDirectory() as directory:
     d = Path(directory)

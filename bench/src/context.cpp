@@ -176,6 +176,7 @@ nlohmann::json run_context(const RunOptions& options, const TimingPolicy& policy
       {"opencl", {{"devices", opencl_devices()}, {"device_selected", options.opencl_device}}},
       {"host_memory", options.pinned ? "pinned" : "pageable"},
       {"l2_eviction", !options.warm},
+      {"l2_eviction_by", options.warm ? "nothing" : options.evict_by_writing ? "writing" : "reading"},
       {"timing_policy",
        {{"min_time_s", policy.min_time},
         {"min_repetitions", policy.min_repetitions},

@@ -228,7 +228,8 @@ class CudaRung : public Rung {
   CudaStream stream_;
   CudaEvent start_{CudaEvent::timed};
   CudaEvent stop_{CudaEvent::timed};
-  DeviceBuffer<std::byte> l2_scrubber_;  // written before each timed repetition
+  DeviceBuffer<std::byte> l2_scrubber_;  // read (or written) before each timed repetition
+  bool evict_by_writing_ = false;
   bool pinned_ = false;
   std::vector<void*> registered_;  // host ranges pinned with cudaHostRegister
 };

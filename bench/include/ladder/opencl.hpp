@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ladder/registry.hpp"
@@ -81,17 +82,33 @@ class ClBuffer {
   std::size_t count_ = 0;
 };
 
-// Evicts a GPU's cache before a timed repetition by filling a buffer of
-// twice its size (nothing on a CPU device, nor with --warm).
+// Evicts a GPU's cache before a timed repetition by reading a buffer of
+// twice its size, so that what is left in the cache is clean (or, with
+// --evict-by-writing, by filling it); nothing on a CPU device, nor with
+// --warm. CudaRung::evict_caches says why reading.
 class ClCacheScrubber {
  public:
   ClCacheScrubber() = default;
   ClCacheScrubber(cl_context context, const OpenClDevice& device, const RunOptions& options);
+  ~ClCacheScrubber();
+  ClCacheScrubber(ClCacheScrubber&& other) noexcept { *this = std::move(other); }
+  ClCacheScrubber& operator=(ClCacheScrubber&& other) noexcept {
+    std::swap(buffer_, other.buffer_);
+    std::swap(program_, other.program_);
+    std::swap(kernel_, other.kernel_);
+    std::swap(work_items_, other.work_items_);
+    std::swap(by_writing_, other.by_writing_);
+    return *this;
+  }
   bool active() const { return buffer_.size() > 0; }
   void scrub(cl_command_queue queue);
 
  private:
   ClBuffer<std::byte> buffer_;
+  cl_program program_ = nullptr;  // the reading kernel's
+  cl_kernel kernel_ = nullptr;
+  std::size_t work_items_ = 0;
+  bool by_writing_ = false;
 };
 
 // What the two base classes below share: the device the harness chose

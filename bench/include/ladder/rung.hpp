@@ -23,6 +23,7 @@ enum class DeviceKind { cpu, gpu };
 struct RunOptions {
   bool pinned = false;       // page-locked host buffers for CUDA rungs
   bool warm = false;         // skip the L2 eviction before each repetition
+  bool evict_by_writing = false;  // evict the GPU's L2 by writing a buffer (every run up to 2026-11-26)
   int threads = 0;           // OpenMP threads; 0 = the runtime's default
   int cuda_device = -1;      // -1 = LADDER_CUDA_DEVICE or the first GPU
   std::string opencl_device; // "P:D"; empty = LADDER_OPENCL_DEVICE or the first GPU, else a CPU
