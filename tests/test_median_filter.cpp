@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <random>
 
 #include "bench/problems/median_filter.hpp"
@@ -176,6 +177,71 @@ TEST(MedianFilterNetworkTest, MedianNetworkPicksTheMiddleOfEveryZeroOneWindowWit
         if (step.keep_max) bits[std::size_t(step.high)] = low | high;
       }
       ASSERT_EQ(bits[std::size_t(n / 2)] & lanes, want) << "k = " << k << ", windows from " << first;
+    }
+  }
+}
+
+// The pair network of cuda_network (two windows side by side, k + 1
+// sorted columns): by the 0-1 principle, proved for k = 3, 5 and 7 on every
+// set of k + 1 sorted 0-1 columns ((k+1)^(k+1) of them: 1.7·10^7 at k = 7),
+// 64 at a time, one per bit: each window's median ends where
+// pair_median_positions says.
+TEST(MedianFilterNetworkTest, PairMedianNetworkPicksBothMiddlesOfEveryZeroOnePair) {
+  for (int k = 3; k <= 7; k += 2) {
+    const auto network = median_filter::pair_median_network(k);
+    const auto at = median_filter::pair_median_positions(k);
+    const int n = (k + 1) * k;
+    long pairs = 1;
+    for (int c = 0; c <= k; ++c) pairs *= k + 1;
+    std::vector<std::uint64_t> bits(static_cast<std::size_t>(n), 0);
+    for (long first = 0; first < pairs; first += 64) {
+      std::fill(bits.begin(), bits.end(), 0);
+      std::uint64_t lanes = 0, want_left = 0, want_right = 0;  // lanes whose window has more ones than zeros
+      for (long b = 0; b < 64 && first + b < pairs; ++b) {
+        long code = first + b;
+        std::vector<int> ones(std::size_t(k + 1), 0);
+        for (int c = 0; c <= k; ++c, code /= k + 1)
+          for (int i = int(code % (k + 1)); i < k; ++i, ++ones[std::size_t(c)])
+            bits[std::size_t(c * k + i)] |= std::uint64_t(1) << b;
+        const int all = std::accumulate(ones.begin(), ones.end(), 0);
+        lanes |= std::uint64_t(1) << b;
+        if (all - ones[std::size_t(k)] > k * k / 2) want_left |= std::uint64_t(1) << b;
+        if (all - ones[0] > k * k / 2) want_right |= std::uint64_t(1) << b;
+      }
+      for (const auto& step : network) {
+        const std::uint64_t low = bits[std::size_t(step.low)], high = bits[std::size_t(step.high)];
+        if (step.keep_min) bits[std::size_t(step.low)] = low & high;
+        if (step.keep_max) bits[std::size_t(step.high)] = low | high;
+      }
+      ASSERT_EQ(bits[std::size_t(at[0])] & lanes, want_left) << "k = " << k << ", pairs from " << first;
+      ASSERT_EQ(bits[std::size_t(at[1])] & lanes, want_right) << "k = " << k << ", pairs from " << first;
+    }
+  }
+}
+
+// And on values with ties and negatives, against nth_element, after the
+// column sort: fewer operations per window than one window's network.
+TEST(MedianFilterNetworkTest, PairMedianNetworkEqualsNthElementAndCostsLessThanTwoWindows) {
+  std::mt19937 generator(13);
+  for (int k = 3; k <= 7; k += 2) {
+    const auto network = median_filter::pair_median_network(k);
+    const auto at = median_filter::pair_median_positions(k);
+    const auto column_sort = median_filter::sorting_network(k);
+    EXPECT_LT(median_filter::operations(network), 2 * median_filter::operations(median_filter::median_network(k)));
+    for (int trial = 0; trial < 300; ++trial) {
+      std::vector<float> values(std::size_t((k + 1) * k));
+      for (float& v : values) v = float(generator() % 13) - 6.5f;
+      std::vector<float> left(values.begin(), values.begin() + k * k), right(values.begin() + k, values.end());
+      std::nth_element(left.begin(), left.begin() + k * k / 2, left.end());
+      std::nth_element(right.begin(), right.begin() + k * k / 2, right.end());
+      for (int c = 0; c <= k; ++c) {
+        std::vector<float> column(values.begin() + c * k, values.begin() + c * k + k);
+        apply(column_sort, column);
+        std::copy(column.begin(), column.end(), values.begin() + c * k);
+      }
+      apply(network, values);
+      ASSERT_EQ(values[std::size_t(at[0])], left[std::size_t(k * k / 2)]) << "k = " << k;
+      ASSERT_EQ(values[std::size_t(at[1])], right[std::size_t(k * k / 2)]) << "k = " << k;
     }
   }
 }

@@ -179,14 +179,16 @@ __global__ void median3_columns(const T* in, T* out, int height, int width, Medi
 }
 
 // cuda_network, k = 5 and 7: the serial rung's selection network on the
-// GPU. The block's tile is loaded as above; then every column of k values
-// under an output row is sorted once, into shared memory, and serves the k
-// windows that hold it; each window's median is the pruned network of
-// median_networks.hpp over its k sorted columns (rows sorted too, so most
-// values are ruled out before any comparison between them): per output at
-// k = 7, 362 min/max plus a share of the column sorts, where forgetful
-// selection above takes 698. Every index is known at compile time, so the
-// k² values stay in registers.
+// GPU, shared by two windows. The block's tile is loaded as above; then
+// every column of k values under an output row is sorted once, into shared
+// memory, and serves the k windows that hold it. Each thread then filters
+// two windows side by side, which share k - 1 of their k sorted columns:
+// the ranks of the shared values that either median can be are sorted
+// once for both, and each window merges its own column into them
+// (median_networks.hpp, pair_median_network): per output at k = 7, 189
+// min/max plus a share of the column sorts, where one window's network
+// alone takes 362 and forgetful selection above 698. Every index is known
+// at compile time, so the k(k + 1) values stay in registers.
 template <median_filter::CompareExchange step, class V, int N>
 __device__ __forceinline__ void network_step(V (&v)[N]) {
   const V a = v[step.low], b = v[step.high];
@@ -202,9 +204,19 @@ template <auto network, std::size_t... s>
 constexpr auto steps_of(std::index_sequence<s...>) {
   return NetworkSteps<network[s]...>{};
 }
-template <int K, bool median>
-using FixedNetwork = decltype(steps_of<median_filter::fixed_network<K, median>()>(
-    std::make_index_sequence<median_filter::fixed_network<K, median>().size()>{}));
+template <auto network>
+using FixedSteps = decltype(steps_of<network>(std::make_index_sequence<network.size()>{}));
+template <int K>
+using ColumnSortNetwork = FixedSteps<median_filter::fixed_network<K, false>()>;
+template <int K>
+using PairMedianNetwork = FixedSteps<median_filter::fixed_pair_median_network<K>()>;
+
+// Where the pair network leaves the two medians, worked out on the host side too.
+template <int K>
+struct PairMedianAt {
+  static constexpr int left = median_filter::pair_median_positions(K)[0];
+  static constexpr int right = median_filter::pair_median_positions(K)[1];
+};
 
 template <median_filter::CompareExchange... steps, class V, int N>
 __device__ __forceinline__ void run_network(NetworkSteps<steps...>, V (&v)[N]) {
@@ -215,8 +227,11 @@ template <class T, int K>
 __global__ void median_network(const T* in, T* out, int height, int width, MedianSettings settings) {
   using V = typename MedianWord<T>::type;
   constexpr int R = K / 2, PITCH = kMedianTileWidth + 2 * R, ROWS = kMedianTileHeight + 2 * R;
+  // Sorted rows of an odd length: the two output rows a warp reads (half a
+  // warp each) then fall in banks of opposite parity, with no conflict.
+  constexpr int SORTED_PITCH = PITCH | 1;
   __shared__ T tile[ROWS * PITCH];
-  __shared__ V sorted[K][kMedianTileHeight][PITCH];  // [i][a][j]: the i-th smallest of tile rows a .. a+K-1, column j
+  __shared__ V sorted[K][kMedianTileHeight][SORTED_PITCH];  // [i][a][j]: the i-th smallest of tile rows a .. a+K-1, column j
   const std::size_t frame_offset = std::size_t(blockIdx.z) * height * width;
   load_tile(in + frame_offset, height, width, R, tile, PITCH, ROWS);
 
@@ -226,25 +241,29 @@ __global__ void median_network(const T* in, T* out, int height, int width, Media
     V column[K];
 #pragma unroll
     for (int i = 0; i < K; ++i) column[i] = tile[(a + i) * PITCH + j];
-    run_network(FixedNetwork<K, false>{}, column);
+    run_network(ColumnSortNetwork<K>{}, column);
 #pragma unroll
     for (int i = 0; i < K; ++i) sorted[i][a][j] = column[i];
   }
   __syncthreads();  // every sorted column is in before a window reads it
 
-  const int tx = threadIdx.x, x = int(blockIdx.x) * kMedianTileWidth + tx;
-  for (int a = 2 * threadIdx.y; a < 2 * threadIdx.y + 2; ++a) {
-    const int y = int(blockIdx.y) * kMedianTileHeight + a;
-    if (x >= width || y >= height) continue;
-    V window[K * K];  // value c·K + i: row i of sorted column tx + c
+  // This thread's two windows: tile row a, columns 2p and 2p + 1 (half a
+  // warp on each of two rows).
+  constexpr int kPairsPerRow = kMedianTileWidth / 2;
+  const int p = int(threadIdx.x) % kPairsPerRow, a = 2 * int(threadIdx.y) + int(threadIdx.x) / kPairsPerRow;
+  const int x = int(blockIdx.x) * kMedianTileWidth + 2 * p, y = int(blockIdx.y) * kMedianTileHeight + a;
+  if (x >= width || y >= height) return;
+  V window[(K + 1) * K];  // value c·K + i: row i of sorted column 2p + c
 #pragma unroll
-    for (int c = 0; c < K; ++c)
+  for (int c = 0; c <= K; ++c)
 #pragma unroll
-      for (int i = 0; i < K; ++i) window[c * K + i] = sorted[i][a][tx + c];
-    run_network(FixedNetwork<K, true>{}, window);
-    out[frame_offset + std::size_t(y) * width + x] =
-        T(choose_output(V(tile[(a + R) * PITCH + tx + R]), window[K * K / 2], settings));
-  }
+    for (int i = 0; i < K; ++i) window[c * K + i] = sorted[i][a][2 * p + c];
+  run_network(PairMedianNetwork<K>{}, window);
+  constexpr int left = PairMedianAt<K>::left, right = PairMedianAt<K>::right;
+  const T* centre = tile + (a + R) * PITCH + 2 * p + R;
+  T* row = out + frame_offset + std::size_t(y) * width;
+  row[x] = T(choose_output(V(centre[0]), window[left], settings));
+  if (x + 1 < width) row[x + 1] = T(choose_output(V(centre[1]), window[right], settings));
 }
 
 // Any odd k up to 15: the same selection, the buffer indexed at run time

@@ -43,11 +43,11 @@ constexpr std::vector<CompareExchange> sorting_network(int n) {
 // bit (min is AND, max is OR, an exchange is a 1 above a 0). By the 0-1
 // principle a step idle on all of them is idle on every such window.
 constexpr std::vector<CompareExchange> drop_idle_for_sorted_rows_and_columns(
-    const std::vector<CompareExchange>& network, int k) {
-  const int n = k * k;
+    const std::vector<CompareExchange>& network, int k, int columns) {
+  const int n = k * columns;
   std::vector<char> exchanges(network.size(), false);
   std::vector<std::uint64_t> bits(std::size_t(n), 0);
-  std::vector<int> zeros(std::size_t(k), k);  // the first staircase: all zeros
+  std::vector<int> zeros(std::size_t(columns), k);  // the first staircase: all zeros
   int lane = 0;
   auto try_lanes = [&] {  // runs the network on the `lane` staircases set in `bits`
     for (std::size_t t = 0; t < network.size(); ++t) {
@@ -61,18 +61,18 @@ constexpr std::vector<CompareExchange> drop_idle_for_sorted_rows_and_columns(
     lane = 0;
   };
   for (bool more = true; more;) {
-    for (int c = 0; c < k; ++c)
+    for (int c = 0; c < columns; ++c)
       for (int i = zeros[std::size_t(c)]; i < k; ++i) bits[std::size_t(c * k + i)] |= std::uint64_t(1) << lane;
     if (++lane == 64) try_lanes();
     // The next staircase, counting down from the last column: decrease the
     // rightmost column that can be, and raise every column after it back
     // to its new height.
-    int c = k - 1;
+    int c = columns - 1;
     while (c >= 0 && zeros[std::size_t(c)] == 0) --c;
     more = c >= 0;
     if (more) {
       --zeros[std::size_t(c)];
-      for (int d = c + 1; d < k; ++d) zeros[std::size_t(d)] = zeros[std::size_t(c)];
+      for (int d = c + 1; d < columns; ++d) zeros[std::size_t(d)] = zeros[std::size_t(c)];
     }
   }
   if (lane > 0) try_lanes();
@@ -118,60 +118,109 @@ constexpr std::vector<CompareExchange> bubble_network(int n, bool upwards) {
   return network;
 }
 
-// The median of k sorted columns of k values (value c·k + i is row i of
-// column c), in three steps:
+// Ranks lo..hi of `columns` sorted columns of k values (value c·k + i is
+// row i of column c), in three steps:
 // 1. Each row is sorted across the columns; the columns stay sorted (a
 //    classic lemma). Then the value at (row i, column c) has at least
-//    (i+1)(c+1) - 1 values at or below it and (k-i)(k-c) - 1 at or above.
-// 2. So only some values can be the median (3 of 9 at k = 3, 13 of 25 at
-//    k = 5); `below` others are certainly under it, and the median is the
-//    candidates' (k²/2 - below)-th smallest: a sorting network over the
-//    candidates, pruned to that rank. A row is sorted only as far as its
-//    candidates need, by the cheapest of Batcher's network and the two
-//    bubble sorts (a row whose only candidate is its largest: one pass).
+//    (i+1)(c+1) - 1 values at or below it and (k-i)(columns-c) - 1 at or
+//    above.
+// 2. So only some values can have a wanted rank (for the median of k
+//    columns: 3 of 9 at k = 3, 13 of 25 at k = 5); `below` others are
+//    certainly under them, and rank r is the candidates' (r - below)-th
+//    smallest: a sorting network over the candidates, pruned to those
+//    ranks. A row is sorted only as far as its candidates need, by the
+//    cheapest of Batcher's network and the two bubble sorts (a row whose
+//    only candidate is its largest: one pass).
 // 3. For k <= 9 every step of the candidates' network that never
 //    exchanges when rows and columns are sorted is dropped (past 9 the
-//    staircases to try grow past 10^6). Then everything the median does
-//    not need.
-// Per pixel that leaves 12 min/max at k = 3 (Batcher's network pruned the
-// same way without step 1 and 2: 26; OpenCV's network: 38), 110 at k = 5
-// (146), 362 at k = 7 (450).
-constexpr std::vector<CompareExchange> median_network(int k) {
-  const int n = k * k, middle = n / 2;
+//    staircases to try grow past 10^6). Then everything the wanted ranks
+//    do not need.
+// `positions` says where rank lo, lo + 1, ... hi end. land_at, a value that
+// is a candidate, is put where rank lo lands (the median network puts the
+// median at the centre's index that way).
+struct RankSelection {
+  std::vector<CompareExchange> network;
+  std::vector<int> positions;
+};
+constexpr RankSelection rank_selection_network(int k, int columns, int lo, int hi, int land_at = -1) {
+  const int n = k * columns;
   std::vector<int> candidates;
   int below = 0;
-  for (int c = 0; c < k; ++c)
+  for (int c = 0; c < columns; ++c)
     for (int i = 0; i < k; ++i) {
-      const int at_least_below = (i + 1) * (c + 1) - 1, highest_rank = n - (k - i) * (k - c);
-      if (highest_rank < middle) {
+      const int at_least_below = (i + 1) * (c + 1) - 1, highest_rank = n - (k - i) * (columns - c);
+      if (highest_rank < lo) {
         ++below;
-      } else if (at_least_below <= middle) {
+      } else if (at_least_below <= hi) {
         candidates.push_back(c * k + i);
       }
     }
-  // The centre is always a candidate: put it where the median will land,
-  // so that the median ends at the middle index as before.
-  const int rank = middle - below;
-  std::swap(*std::find(candidates.begin(), candidates.end(), middle), candidates[std::size_t(rank)]);
+  if (land_at >= 0)
+    std::swap(*std::find(candidates.begin(), candidates.end(), land_at), candidates[std::size_t(lo - below)]);
 
   std::vector<CompareExchange> network;  // the row sorts, then the candidates' network
   for (int i = 0; i < k; ++i) {
     std::vector<int> wanted;  // the row's candidates, by column
-    for (int c = 0; c < k; ++c)
+    for (int c = 0; c < columns; ++c)
       if (std::find(candidates.begin(), candidates.end(), c * k + i) != candidates.end()) wanted.push_back(c);
-    std::vector<CompareExchange> row = sorting_network(k);
+    std::vector<CompareExchange> row = sorting_network(columns);
     for (bool upwards : {true, false}) {
-      const std::vector<CompareExchange> bubble = bubble_network(k, upwards);
-      if (operations(prune_to(bubble, k, wanted)) < operations(prune_to(row, k, wanted))) row = bubble;
+      const std::vector<CompareExchange> bubble = bubble_network(columns, upwards);
+      if (operations(prune_to(bubble, columns, wanted)) < operations(prune_to(row, columns, wanted))) row = bubble;
     }
     for (const CompareExchange& step : row) network.push_back({step.low * k + i, step.high * k + i});
   }
   std::vector<CompareExchange> among_candidates;
   for (const CompareExchange& step : sorting_network(int(candidates.size())))
     among_candidates.push_back({candidates[std::size_t(step.low)], candidates[std::size_t(step.high)]});
-  if (k <= 9) among_candidates = drop_idle_for_sorted_rows_and_columns(among_candidates, k);
+  if (k <= 9) among_candidates = drop_idle_for_sorted_rows_and_columns(among_candidates, k, columns);
   network.insert(network.end(), among_candidates.begin(), among_candidates.end());
-  return prune_to(network, n, {middle});
+  std::vector<int> positions;
+  for (int rank = lo; rank <= hi; ++rank) positions.push_back(candidates[std::size_t(rank - below)]);
+  return {prune_to(network, n, positions), positions};
+}
+
+// The median of k sorted columns of k values, ending at the middle index
+// (the centre is always a candidate). Per pixel that leaves 12 min/max at
+// k = 3 (Batcher's network pruned the same way without steps 1 and 2: 26;
+// OpenCV's network: 38), 110 at k = 5 (146), 362 at k = 7 (450).
+constexpr std::vector<CompareExchange> median_network(int k) {
+  const int middle = k * k / 2;
+  return rank_selection_network(k, k, middle, middle, middle).network;
+}
+
+// Two windows side by side share k - 1 of their k sorted columns. Of those
+// k(k - 1) shared values, the median of either window can only be one of
+// ranks k²/2 - k ... k²/2: each window adds k values of its own, so at
+// most k of them lie below its median. Those k + 1 ranks are sorted once
+// for both windows (rank_selection_network over the k - 1 shared columns);
+// then each window's median is the (k + 1)-th smallest of them and its own
+// sorted column, which is the smallest of max(M_j, E_(k+1-j)), j = 1 ..
+// k + 1 (1-based; E_0 is below everything): a split of the k + 1 smallest
+// into j of M and k + 1 - j of E has its largest at or above the (k+1)-th
+// smallest, and the true split is equal to it. That is 2k min and max.
+//
+// pair_median_network(k) is the whole of it as one network over k + 1
+// sorted columns (value c·k + i is row i of column c): the left window is
+// columns 0 .. k-1, the right one 1 .. k; their medians end at
+// pair_median_positions(k). Per window, at k = 7: 175 + 14 min/max where
+// median_network takes 362; at k = 5, 51 + 10 where it takes 110.
+constexpr std::array<int, 2> pair_median_positions(int k) { return {k - 1, k * k + k - 1}; }
+constexpr std::vector<CompareExchange> pair_median_network(int k) {
+  const int middle = k * k / 2;
+  const RankSelection shared = rank_selection_network(k, k - 1, middle - k, middle);
+  std::vector<CompareExchange> network;
+  for (const CompareExchange& step : shared.network)  // shared column c is column c + 1 of the pair
+    network.push_back({step.low + k, step.high + k, step.keep_min, step.keep_max});
+  for (const int own_column : {0, k}) {
+    const int own = own_column * k, result = own + k - 1;  // E_j is own + j - 1; the median ends on E_k
+    for (int j = 1; j <= k; ++j)  // E_(k+1-j) = max(M_j, E_(k+1-j))
+      network.push_back({shared.positions[std::size_t(j - 1)] + k, own + k - j, false, true});
+    for (int j = 2; j <= k; ++j)  // the smallest of them, gathered on E_k (from j = 1)
+      network.push_back({result, own + k - j, true, false});
+    network.push_back({result, shared.positions[std::size_t(k)] + k, true, false});  // and M_(k+1)
+  }
+  return network;
 }
 
 // The same network as a constant of the program, for the windows small
@@ -181,6 +230,13 @@ constexpr std::vector<CompareExchange> median_network(int k) {
 constexpr std::vector<CompareExchange> network_of(int k, bool median) {
   if (median) return median_network(k);
   return sorting_network(k);
+}
+template <int K>
+constexpr auto fixed_pair_median_network() {
+  std::array<CompareExchange, pair_median_network(K).size()> fixed{};
+  const std::vector<CompareExchange> network = pair_median_network(K);
+  std::copy(network.begin(), network.end(), fixed.begin());
+  return fixed;
 }
 template <int K, bool median>
 constexpr auto fixed_network() {

@@ -1,0 +1,193 @@
+#pragma once
+// The selection networks of the median filter, built at compile time (or
+// once per k at run time): plain C++ with no dependence on the rest of the
+// suite, so that the serial and openmp rungs (selection_network.hpp) and the
+// cuda_network rung's kernel (kernels/median_filter/median_filter.cuh) use
+// the same networks. A network is a list of compare-exchanges; value
+// c·k + i of a window is row i of column c.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ladder::median_filter {
+
+// After it, v[low] = min(v[low], v[high]) and v[high] = the max; a pruned
+// network keeps only the side that is used later.
+struct CompareExchange {
+  int low = 0, high = 0;
+  bool keep_min = true, keep_max = true;
+};
+
+// Batcher's odd-even merge sort for the next power of two above n, with
+// every compare-exchange that touches an index past n left out: those
+// positions would hold +infinity, so it would never exchange.
+constexpr std::vector<CompareExchange> sorting_network(int n) {
+  int p2 = 1;
+  while (p2 < n) p2 *= 2;
+  std::vector<CompareExchange> network;
+  for (int p = 1; p < p2; p *= 2)
+    for (int k = p; k >= 1; k /= 2)
+      for (int j = k % p; j + k < p2; j += 2 * k)
+        for (int i = 0; i < std::min(k, p2 - j - k); ++i)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < n) network.push_back({i + j, i + j + k});
+  return network;
+}
+
+// Drops every compare-exchange that never exchanges when the k² values
+// (value c·k + i is row i of column c) have sorted columns and sorted
+// rows. A 0-1 window like that is a staircase: column c has z_c zeros on
+// top, with z_0 >= z_1 >= ... >= z_(k-1), so there are (2k choose k) of
+// them (3432 for k = 7, 48620 for k = 9). 64 are tried at once, one per
+// bit (min is AND, max is OR, an exchange is a 1 above a 0). By the 0-1
+// principle a step idle on all of them is idle on every such window.
+constexpr std::vector<CompareExchange> drop_idle_for_sorted_rows_and_columns(
+    const std::vector<CompareExchange>& network, int k) {
+  const int n = k * k;
+  std::vector<char> exchanges(network.size(), false);
+  std::vector<std::uint64_t> bits(std::size_t(n), 0);
+  std::vector<int> zeros(std::size_t(k), k);  // the first staircase: all zeros
+  int lane = 0;
+  auto try_lanes = [&] {  // runs the network on the `lane` staircases set in `bits`
+    for (std::size_t t = 0; t < network.size(); ++t) {
+      std::uint64_t& low = bits[std::size_t(network[t].low)];
+      std::uint64_t& high = bits[std::size_t(network[t].high)];
+      if (low & ~high) exchanges[t] = true;
+      const std::uint64_t smaller = low & high, larger = low | high;
+      low = smaller, high = larger;
+    }
+    std::fill(bits.begin(), bits.end(), 0);
+    lane = 0;
+  };
+  for (bool more = true; more;) {
+    for (int c = 0; c < k; ++c)
+      for (int i = zeros[std::size_t(c)]; i < k; ++i) bits[std::size_t(c * k + i)] |= std::uint64_t(1) << lane;
+    if (++lane == 64) try_lanes();
+    // The next staircase, counting down from the last column: decrease the
+    // rightmost column that can be, and raise every column after it back
+    // to its new height.
+    int c = k - 1;
+    while (c >= 0 && zeros[std::size_t(c)] == 0) --c;
+    more = c >= 0;
+    if (more) {
+      --zeros[std::size_t(c)];
+      for (int d = c + 1; d < k; ++d) zeros[std::size_t(d)] = zeros[std::size_t(c)];
+    }
+  }
+  if (lane > 0) try_lanes();
+  std::vector<CompareExchange> kept;
+  for (std::size_t t = 0; t < network.size(); ++t)
+    if (exchanges[t]) kept.push_back(network[t]);
+  return kept;
+}
+
+// Keeps only what the values at `wanted` depend on, walking backwards.
+constexpr std::vector<CompareExchange> prune_to(const std::vector<CompareExchange>& network, int n,
+                                                const std::vector<int>& wanted) {
+  std::vector<char> used(std::size_t(n), false);
+  for (int w : wanted) used[std::size_t(w)] = true;
+  std::vector<CompareExchange> kept;
+  for (auto step = network.rbegin(); step != network.rend(); ++step) {
+    const bool min_used = used[std::size_t(step->low)], max_used = used[std::size_t(step->high)];
+    if (!min_used && !max_used) continue;
+    kept.push_back({step->low, step->high, min_used, max_used});
+    used[std::size_t(step->low)] = used[std::size_t(step->high)] = true;
+  }
+  std::reverse(kept.begin(), kept.end());
+  return kept;
+}
+
+// Min and max operations left in a pruned network.
+constexpr int operations(const std::vector<CompareExchange>& network) {
+  int count = 0;
+  for (const CompareExchange& step : network) count += int(step.keep_min) + int(step.keep_max);
+  return count;
+}
+
+// Bubble sort as a network: each pass carries the largest value up
+// (`upwards`) or the smallest down. Pruned to the largest (or smallest)
+// alone it is one pass, k - 1 steps, where Batcher's needs more.
+constexpr std::vector<CompareExchange> bubble_network(int n, bool upwards) {
+  std::vector<CompareExchange> network;
+  for (int pass = 0; pass + 1 < n; ++pass)
+    for (int j = 0; j + 1 < n - pass; ++j) {
+      const int low = upwards ? j : n - 2 - j;
+      network.push_back({low, low + 1});
+    }
+  return network;
+}
+
+// The median of k sorted columns of k values (value c·k + i is row i of
+// column c), in three steps:
+// 1. Each row is sorted across the columns; the columns stay sorted (a
+//    classic lemma). Then the value at (row i, column c) has at least
+//    (i+1)(c+1) - 1 values at or below it and (k-i)(k-c) - 1 at or above.
+// 2. So only some values can be the median (3 of 9 at k = 3, 13 of 25 at
+//    k = 5); `below` others are certainly under it, and the median is the
+//    candidates' (k²/2 - below)-th smallest: a sorting network over the
+//    candidates, pruned to that rank. A row is sorted only as far as its
+//    candidates need, by the cheapest of Batcher's network and the two
+//    bubble sorts (a row whose only candidate is its largest: one pass).
+// 3. For k <= 9 every step of the candidates' network that never
+//    exchanges when rows and columns are sorted is dropped (past 9 the
+//    staircases to try grow past 10^6). Then everything the median does
+//    not need.
+// Per pixel that leaves 12 min/max at k = 3 (Batcher's network pruned the
+// same way without step 1 and 2: 26; OpenCV's network: 38), 110 at k = 5
+// (146), 362 at k = 7 (450).
+constexpr std::vector<CompareExchange> median_network(int k) {
+  const int n = k * k, middle = n / 2;
+  std::vector<int> candidates;
+  int below = 0;
+  for (int c = 0; c < k; ++c)
+    for (int i = 0; i < k; ++i) {
+      const int at_least_below = (i + 1) * (c + 1) - 1, highest_rank = n - (k - i) * (k - c);
+      if (highest_rank < middle) {
+        ++below;
+      } else if (at_least_below <= middle) {
+        candidates.push_back(c * k + i);
+      }
+    }
+  // The centre is always a candidate: put it where the median will land,
+  // so that the median ends at the middle index as before.
+  const int rank = middle - below;
+  std::swap(*std::find(candidates.begin(), candidates.end(), middle), candidates[std::size_t(rank)]);
+
+  std::vector<CompareExchange> network;  // the row sorts, then the candidates' network
+  for (int i = 0; i < k; ++i) {
+    std::vector<int> wanted;  // the row's candidates, by column
+    for (int c = 0; c < k; ++c)
+      if (std::find(candidates.begin(), candidates.end(), c * k + i) != candidates.end()) wanted.push_back(c);
+    std::vector<CompareExchange> row = sorting_network(k);
+    for (bool upwards : {true, false}) {
+      const std::vector<CompareExchange> bubble = bubble_network(k, upwards);
+      if (operations(prune_to(bubble, k, wanted)) < operations(prune_to(row, k, wanted))) row = bubble;
+    }
+    for (const CompareExchange& step : row) network.push_back({step.low * k + i, step.high * k + i});
+  }
+  std::vector<CompareExchange> among_candidates;
+  for (const CompareExchange& step : sorting_network(int(candidates.size())))
+    among_candidates.push_back({candidates[std::size_t(step.low)], candidates[std::size_t(step.high)]});
+  if (k <= 9) among_candidates = drop_idle_for_sorted_rows_and_columns(among_candidates, k);
+  network.insert(network.end(), among_candidates.begin(), among_candidates.end());
+  return prune_to(network, n, {middle});
+}
+
+// The same network as a constant of the program, for the windows small
+// enough that its values stay in registers, or nearly (on the CPU k = 3,
+// 5 and 7; on the GPU 5 and 7): the compiler then sees every step and
+// keeps the k² values in registers from the first step to the last.
+constexpr std::vector<CompareExchange> network_of(int k, bool median) {
+  if (median) return median_network(k);
+  return sorting_network(k);
+}
+template <int K, bool median>
+constexpr auto fixed_network() {
+  std::array<CompareExchange, network_of(K, median).size()> fixed{};
+  const std::vector<CompareExchange> network = network_of(K, median);
+  std::copy(network.begin(), network.end(), fixed.begin());
+  return fixed;
+}
+
+}  // namespace ladder::median_filter
