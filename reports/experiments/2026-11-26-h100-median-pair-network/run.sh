@@ -11,15 +11,15 @@ set -u
 here=reports/experiments/2026-11-26-h100-median-pair-network
 out=${OUT:?}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader | tee "$out/machine.txt"
-configure() {  # SOURCE BUILD_DIR
+configure() {  # SOURCE BUILD_DIR TARGET...
   cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLADDER_CUDA=ON -DLADDER_OPENCL=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DLADDER_EXERCISES=median_filter -DLADDER_EXERCISES_TRACK=OFF >/dev/null &&
-    cmake --build "$2" --target ladder ladder_tests -j 16
+    cmake --build "$2" --target "${@:3}" -j 16
 }
 rm -rf /tmp/before-tree && mkdir -p /tmp/before-tree && cp -r . /tmp/before-tree/ 2>/dev/null
 cp "$here/before/median_filter.cuh" /tmp/before-tree/kernels/median_filter/median_filter.cuh
 cp "$here/before/median_networks.hpp" /tmp/before-tree/solutions/median_filter/median_networks.hpp
-{ configure . /tmp/build-after && configure /tmp/before-tree /tmp/build-before; } >"$out/build.log" 2>&1 ||
+{ configure . /tmp/build-after ladder ladder_tests && configure /tmp/before-tree /tmp/build-before ladder; } >"$out/build.log" 2>&1 ||
   { tail -30 "$out/build.log"; exit 1; }
 echo "built at $(date -u +%T)"
 /tmp/build-after/tests/ladder_tests --gtest_filter='*MedianFilter*' >"$out/tests.log" 2>&1; echo "tests exit $?"
