@@ -28,13 +28,7 @@ class CudaHistogram final : public CudaRung {
                                            cudaSharedmemCarveoutMaxShared));
     // At least kVectorsPerThread 16-byte loads per thread: each block zeroes
     // and merges a 32 KiB table, which a few loads per thread would not pay for.
-    const std::size_t wanted = ceil_div(values_.size(), 16 * kVectorsPerThread * kHistogramThreads);
-    // More than one block per SM: rounded up to whole rounds over the SMs.
-    // The kernel lasts as long as its busiest SM, and 256 blocks on the
-    // H100's 132 SMs would give 124 of them two blocks and 8 one.
-    const std::size_t sms = std::size_t(properties().multiProcessorCount);
-    const std::size_t balanced = wanted > sms ? round_up(wanted, sms) : wanted;
-    blocks_ = resident_blocks(histogram_shared, kHistogramThreads, balanced * kHistogramThreads);
+    blocks_ = resident_blocks(histogram_shared, kHistogramThreads, ceil_div(values_.size(), 16 * kVectorsPerThread));
   }
 
   void upload() override { copy_to_device(d_values_, values_); }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine, from the repository root: histogram's cuda rung with
 # its blocks rounded up to whole rounds over the SMs ("after", this tree)
-# and without ("before": before/cuda.cu, the commit before), both built
+# and without ("before": tried/cuda.cu, the commit before), both built
 # there; the histogram tests and compute-sanitizer on "after"; then both
 # timed, interleaved, three rounds, at 2^24 (workshop) and 2^28 (large).
 # Writes into $OUT, and all of it into $OUT/all.tgz.
@@ -15,7 +15,7 @@ configure() {  # SOURCE BUILD_DIR TARGET...
     cmake --build "$2" --target "${@:3}" -j 16
 }
 rm -rf /tmp/before-tree && mkdir -p /tmp/before-tree && cp -r . /tmp/before-tree/ 2>/dev/null
-cp "$here/before/cuda.cu" /tmp/before-tree/solutions/histogram/cuda.cu
+cp "$here/tried/cuda.cu" /tmp/before-tree/solutions/histogram/cuda.cu
 { configure . /tmp/build-after ladder ladder_tests && configure /tmp/before-tree /tmp/build-before ladder; } \
   >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 echo "built at $(date -u +%T)"
