@@ -151,6 +151,16 @@ def judge(a, b, floor, machine=None):
     return ratio, allowance, "slower" if ratio > 1 else "faster"
 
 
+def l2_eviction(context):
+    """How a run evicted the GPU's L2 before each repetition: reading, writing or nothing.
+
+    A run without `l2_eviction_by` was taken before `ladder run` could evict by reading: it wrote.
+    """
+    if not context.get("l2_eviction", True):
+        return "nothing"
+    return context.get("l2_eviction_by", "writing")
+
+
 def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.stdout, names=("A", "B")):
     """Prints the comparison; returns True when the runs agree."""
     a_rows, b_rows = rows(a_results, names[0]), rows(b_results, names[1])
@@ -161,6 +171,11 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
     if machine:
         print("machines: for the same fixed work B took " +
               ", ".join(f"{ratio:.2f}x A's time ({name})" for name, ratio in machine.items()), file=out)
+    evictions = [l2_eviction(results.get("context", {})) for results in (a_results, b_results)]
+    if evictions[0] != evictions[1]:
+        print(f"note: {names[0]} evicted the GPU's L2 by {evictions[0]}, {names[1]} by {evictions[1]}: GPU figures"
+              " differ by that too (writing charges a kernel for another buffer's dirty lines; docs/design.md)",
+              file=out)
     noise = [machine_noise(results) for results in (a_results, b_results)]
     if all(n is not None for n in noise):
         print(f"machines' own noise: the probe's readings varied by up to {noise[0] * 100:.0f} % within A"

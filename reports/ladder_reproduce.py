@@ -26,7 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ladder_compare import compare
+from ladder_compare import compare, l2_eviction
 from ladder_results import fail as fail_with, load_results, plain_name, read_results_text
 
 PROGRAM = "ladder reproduce"
@@ -77,15 +77,12 @@ def rerun_arguments(command_line):
 def eviction_arguments(context):
     """How the reference evicted the GPU's L2, as this ladder's options.
 
-    A run without `l2_eviction_by` was taken before `ladder run` could evict
-    by reading: it wrote a buffer, which charges a kernel for writing the
-    buffer's dirty lines back, so the rerun must write too to be comparable.
+    A run that wrote a buffer to evict it (every run before `ladder run`
+    could read it instead) charged a kernel for writing the buffer's dirty
+    lines back, so the rerun must write too to be comparable. A warm run
+    has --warm in its recorded command line already.
     """
-    if not context.get("l2_eviction", True):
-        return []  # --warm is in the recorded command line
-    if context.get("l2_eviction_by", "writing") == "writing":
-        return ["--evict-by-writing"]
-    return []
+    return ["--evict-by-writing"] if l2_eviction(context) == "writing" else []
 
 
 def machine(context):

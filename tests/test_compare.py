@@ -136,6 +136,19 @@ with tempfile.TemporaryDirectory() as directory:
     serial(zero)["timings"]["compute"]["median_s"] = 0.0
     expect(compare(results, zero, d), 1, "invalid time", "a zero time never agrees")
 
+    # Runs that evicted the GPU's L2 in different ways are compared, with a note that says so
+    # (a run without l2_eviction_by wrote: it was taken before reading was possible).
+    written, read = copy.deepcopy(results), copy.deepcopy(results)
+    written["context"].pop("l2_eviction_by", None)
+    read["context"]["l2_eviction_by"] = "reading"
+    expect(compare(written, read, d), 0, "note: A evicted the GPU's L2 by writing, B by reading",
+           "a difference in how the L2 was evicted is said")
+    run = compare(read, read, d)
+    expect(run, 0, "the runs agree", "runs evicting the same way")
+    if "evicted the GPU's L2" in run.stdout:
+        failures.append("no note where both runs evicted the same way")
+        print(f"FAILED: no note where both evicted the same way\n{run.stdout}")
+
     other = copy.deepcopy(results)
     other["results"][0]["input_checksums"]["a"] = "fnv1a64:0000000000000000"
     expect(compare(results, other, d), 1, "not comparable", "runs on other inputs are not compared")
