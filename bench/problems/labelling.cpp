@@ -61,6 +61,8 @@ class Labelling final : public Problem {
     return "connected components of a binary image, numbered in raster order (exact, as scipy.ndimage.label)";
   }
 
+  std::vector<std::string> rungs() const override { return {"naive", "serial", "openmp", "opencl", "cuda", "cuda_rows"}; }
+
   std::vector<ParamSpec> params() const override {
     return {{.name = "connectivity",
              .description = "4: edge neighbours (scipy's default); 8: edge and corner neighbours",

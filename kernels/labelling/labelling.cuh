@@ -24,6 +24,9 @@
 
 #include <cuda/atomic>
 
+// Included by the cuda and cuda_rows rungs, each its own copy of the kernels.
+namespace {
+
 constexpr int kTileWidth = 32;  // one warp per tile row: a ballot sees the whole row
 constexpr int kTileHeight = 32;
 constexpr int kTileWarps = 8;  // warp w takes the tile's rows w, w + 8, w + 16, w + 24
@@ -293,3 +296,5 @@ __global__ void number_components(const int* __restrict__ forest, int* __restric
   const unsigned word = unsigned(root) / 32, below = (1u << (root % 32)) - 1u;
   labels[i] = 1 + chunk_offsets[unsigned(root) / kChunk] + word_offsets[word] + __popc(root_bits[word] & below);
 }
+
+}  // namespace
