@@ -33,10 +33,8 @@ constexpr int kTileWarps = 8;  // warp w takes the tile's rows w, w + 8, w + 16,
 constexpr int kRowsPerWarp = kTileHeight / kTileWarps;
 constexpr int kTileThreads = kTileWidth * kTileWarps;
 constexpr int kBorderThreads = 96;  // >= kTileWidth + 2 * (kTileHeight - 1): the pixels of a tile's borders
-constexpr int kChunk = 1024;        // pixels per block of count_roots
-constexpr int kCountThreads = 256;  // threads per block of count_roots: 4 pixels each
-constexpr int kScanThreads = 1024;  // the one block of scan_chunk_counts
-constexpr int kScanPerThread = 16;  // counts per thread and pass of scan_chunk_counts
+constexpr int kChunk = 1024;        // pixels per block of count_roots, counts per pass of scan_chunk_counts
+constexpr int kCountThreads = 256;  // threads per block of count_roots and scan_chunk_counts: 4 pixels (counts) each
 
 // The neighbours a foreground pixel x unites with, from its scan mask:
 // a (up-left), b (up), c (up-right), d (left). d is always joined; the rest
@@ -241,20 +239,19 @@ __global__ void __launch_bounds__(kCountThreads)
 }
 
 // One block: counts[k] becomes the sum of counts[0..k). Each pass takes
-// kScanThreads × kScanPerThread counts, consecutive ones per thread (one
-// pass for a 4096² image's 16384 chunks), and carries the running total to
-// the next pass.
-__global__ void __launch_bounds__(kScanThreads) scan_chunk_counts(int* counts, unsigned chunks) {
-  constexpr int kWarps = kScanThreads / 32;
+// kChunk counts, four consecutive ones per thread, and carries the running
+// total to the next pass.
+__global__ void __launch_bounds__(kCountThreads) scan_chunk_counts(int* counts, unsigned chunks) {
+  constexpr int kPerThread = kChunk / kCountThreads, kWarps = kCountThreads / 32;
   __shared__ int warp_offsets[kWarps];
   __shared__ int carry;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (threadIdx.x == 0) carry = 0;
-  for (unsigned base = 0; base < chunks; base += kScanThreads * kScanPerThread) {
-    const unsigned first = base + threadIdx.x * kScanPerThread;
-    int values[kScanPerThread], sum = 0;
+  for (unsigned base = 0; base < chunks; base += kChunk) {
+    const unsigned first = base + threadIdx.x * kPerThread;
+    int values[kPerThread], sum = 0;
 #pragma unroll
-    for (int k = 0; k < kScanPerThread; ++k) {
+    for (int k = 0; k < kPerThread; ++k) {
       values[k] = first + k < chunks ? counts[first + k] : 0;
       sum += values[k];
     }
@@ -273,7 +270,7 @@ __global__ void __launch_bounds__(kScanThreads) scan_chunk_counts(int* counts, u
     __syncthreads();  // the warps' offsets are in
     int running = warp_offsets[warp] + in_warp;
 #pragma unroll
-    for (int k = 0; k < kScanPerThread; ++k) {
+    for (int k = 0; k < kPerThread; ++k) {
       if (first + k < chunks) counts[first + k] = running;
       running += values[k];
     }

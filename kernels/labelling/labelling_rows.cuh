@@ -60,10 +60,6 @@ __global__ void __launch_bounds__(kTileWidth* kRowTilesPerBlock)
   int up_label = 0;  // the label this lane's pixel in the row above was given
   for (int row = 0; row < rows; ++row) {
     const unsigned bits = __shfl_sync(kAllLanes, my_row_bits, row);
-    if (bits == 0) {  // an empty row (most of the sky's): nothing to label, nothing above the next
-      up = 0;
-      continue;
-    }
     const bool foreground = bit(bits, lane);
     // This lane's run: columns start .. end - 1.
     const unsigned gaps_before = ~bits & below_me, gaps_after = ~bits & above_me;
