@@ -101,4 +101,130 @@ __global__ void __launch_bounds__(kTileWidth* kRowTilesPerBlock)
   }
 }
 
+// number_in_one_pass: the cuda_rows rung's numbering, in place of
+// count_roots, scan_chunk_counts and number_components: one pass over the
+// forest instead of two, and no one-block scan between them.
+//
+// Each block takes a chunk of kChunk pixels, marks and counts its roots
+// (as count_roots does), and publishes the count. Then it looks back over
+// the chunks before it for the number of roots before its chunk
+// (decoupled look-back, Merrill and Garland 2016): a chunk's status says
+// either "counted" (its own roots) or "numbered" (and the roots before
+// it), so a block adds the counts of the chunks back to the nearest
+// numbered one, 32 chunks at a time, one per lane, and never waits for
+// the whole scan. It publishes its chunk as numbered and numbers its
+// pixels: a root in an earlier chunk is looked up once that chunk is
+// numbered, which it will be, since it never waits for a later chunk.
+//
+// Chunks are handed out in the order blocks start (a ticket), not by
+// blockIdx: every chunk before a block's is then held by a block that has
+// started and can finish, so the waiting ends. The statuses and the ticket
+// start at zero: the rung clears them before each call.
+
+// A chunk's status, one 64-bit word: flag | roots before the chunk << 11 | roots in it.
+constexpr unsigned long long kChunkCounted = 1ull << 62, kChunkNumbered = 2ull << 62;
+constexpr int kChunkCountBits = 11;  // a chunk holds at most kChunk = 1024 roots
+
+__device__ __forceinline__ unsigned chunk_roots(unsigned long long status) {
+  return unsigned(status & ((1u << kChunkCountBits) - 1));
+}
+__device__ __forceinline__ unsigned roots_before_chunk(unsigned long long status) {
+  return unsigned((status >> kChunkCountBits) & 0xFFFFFFFFu);
+}
+__device__ __forceinline__ cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> status_of(
+    unsigned long long* statuses, unsigned chunk) {
+  return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(statuses[chunk]);
+}
+
+// root_bits and word_offsets as count_roots leaves them, written here and
+// read by later chunks' blocks after they acquire this chunk's status:
+// plain loads then, not the read-only path, which need not see them.
+__global__ void __launch_bounds__(kCountThreads)
+    number_in_one_pass(const int* __restrict__ forest, int* __restrict__ labels, unsigned n, unsigned* root_bits,
+                       int* word_offsets, unsigned long long* statuses, unsigned* next_chunk) {
+  constexpr int kPixelsPerThread = kChunk / kCountThreads, kWarps = kCountThreads / 32, kWords = kChunk / 32;
+  __shared__ unsigned ticket;
+  __shared__ unsigned my_root_bits[kWords];
+  __shared__ int my_word_offsets[kWords];
+  __shared__ unsigned roots_before;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (threadIdx.x == 0) ticket = atomicAdd(next_chunk, 1u);
+  __syncthreads();  // the ticket is in
+  const unsigned chunk = ticket;
+
+  // The roots of this chunk, as count_roots marks them.
+  int parents[kPixelsPerThread];
+#pragma unroll
+  for (int k = 0; k < kPixelsPerThread; ++k) {
+    const unsigned i = chunk * kChunk + k * kCountThreads + threadIdx.x;
+    parents[k] = i < n ? forest[i] : -1;
+    const unsigned bits = __ballot_sync(0xFFFFFFFFu, parents[k] == int(i));
+    if (lane == 0) {
+      root_bits[i / 32] = bits;
+      my_root_bits[k * kWarps + warp] = bits;
+    }
+  }
+  __syncthreads();  // the chunk's root bits are in
+  if (warp == 0) {
+    int total;
+    const int offset = warp_exclusive_sum(__popc(my_root_bits[lane]), &total);
+    word_offsets[chunk * kWords + lane] = offset;
+    my_word_offsets[lane] = offset;
+    __syncwarp();
+    if (lane == 0) {
+      __threadfence();  // the chunk's root bits and offsets are out before its count says so
+      status_of(statuses, chunk).store(kChunkCounted | unsigned(total), cuda::memory_order_release);
+    }
+
+    // The look-back: lane l reads the status of chunk newest - l, waiting
+    // until that chunk has at least counted its roots.
+    unsigned before = 0;
+    for (int newest = int(chunk) - 1;; newest -= 32) {
+      const int c = newest - lane;
+      unsigned long long status = kChunkNumbered;  // before chunk 0: nothing
+      if (c >= 0)
+        while ((status = status_of(statuses, c).load(cuda::memory_order_acquire)) == 0) {
+        }
+      const unsigned numbered = __ballot_sync(0xFFFFFFFFu, status & kChunkNumbered);
+      const int nearest = numbered ? __ffs(numbered) - 1 : 32;  // the first numbered chunk back, if any
+      unsigned add = lane < nearest ? chunk_roots(status) : 0u;
+      if (lane == nearest) add = roots_before_chunk(status) + chunk_roots(status);
+      for (int offset = 16; offset > 0; offset /= 2) add += __shfl_xor_sync(0xFFFFFFFFu, add, offset);
+      before += add;
+      if (numbered) break;
+    }
+    if (lane == 0) {
+      roots_before = before;
+      status_of(statuses, chunk)
+          .store(kChunkNumbered | (static_cast<unsigned long long>(before) << kChunkCountBits) | unsigned(total),
+                 cuda::memory_order_release);
+    }
+  }
+  __syncthreads();  // roots_before is in
+
+  // Each pixel's number: 1 + the roots before its root.
+#pragma unroll
+  for (int k = 0; k < kPixelsPerThread; ++k) {
+    const unsigned i = chunk * kChunk + k * kCountThreads + threadIdx.x;
+    if (i >= n) continue;
+    int root = parents[k];
+    if (root < 0) {
+      labels[i] = 0;
+      continue;
+    }
+    for (int next; (next = forest[root]) != root;) root = next;
+    const unsigned root_chunk = unsigned(root) / kChunk, word = unsigned(root) / 32, below = (1u << (root % 32)) - 1u;
+    unsigned number;
+    if (root_chunk == chunk) {
+      number = roots_before + my_word_offsets[word % kWords] + __popc(my_root_bits[word % kWords] & below);
+    } else {
+      unsigned long long status;
+      while (!((status = status_of(statuses, root_chunk).load(cuda::memory_order_acquire)) & kChunkNumbered)) {
+      }
+      number = roots_before_chunk(status) + word_offsets[word] + __popc(root_bits[word] & below);
+    }
+    labels[i] = int(1 + number);
+  }
+}
+
 }  // namespace
