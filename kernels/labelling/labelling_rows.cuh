@@ -185,7 +185,7 @@ __global__ void __launch_bounds__(kCountThreads)
       if (c >= 0)
         while ((status = status_of(statuses, c).load(cuda::memory_order_acquire)) == 0) {
         }
-      const unsigned numbered = __ballot_sync(0xFFFFFFFFu, status & kChunkNumbered);
+      const unsigned numbered = __ballot_sync(0xFFFFFFFFu, (status & kChunkNumbered) != 0);  // not the int of bit 63: 0
       const int nearest = numbered ? __ffs(numbered) - 1 : 32;  // the first numbered chunk back, if any
       unsigned add = lane < nearest ? chunk_roots(status) : 0u;
       if (lane == nearest) add = roots_before_chunk(status) + chunk_roots(status);

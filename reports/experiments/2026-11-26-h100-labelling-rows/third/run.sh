@@ -31,7 +31,7 @@ ladder=/tmp/build-after/bench/ladder
 /tmp/build-after/tests/ladder_tests --gtest_filter='*Label*' >"$out/tests.log" 2>&1
 echo "tests exit $?: $(grep -E 'PASSED|FAILED|SKIPPED' "$out/tests.log" | tail -3 | paste -sd' ')"
 for tool in memcheck racecheck synccheck; do
-  compute-sanitizer --tool $tool --error-exitcode 9 $ladder check labelling --variants cuda,cuda_rows \
+  timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 $ladder check labelling --variants cuda,cuda_rows \
     >>"$out/sanitizer.log" 2>&1
   echo "compute-sanitizer $tool: exit $?"
 done
