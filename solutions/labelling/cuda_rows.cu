@@ -1,9 +1,8 @@
 // cuda_rows: the cuda rung with each tile labelled by one warp, a row at a
 // time (kernels/labelling/labelling_rows.cuh): a run takes the root of the
 // first pixel above it that it touches, so the rows above are already
-// shallow trees when the next row reads them. The borders are the cuda
-// rung's; the numbering is one pass over the forest, each chunk of pixels
-// looking back over the chunks before it for the roots they hold.
+// shallow trees when the next row reads them. The borders and the
+// numbering are the cuda rung's.
 #include "kernels/labelling/labelling_rows.cuh"
 #include "solutions/labelling/device_labelling.cuh"
 
@@ -13,11 +12,6 @@ namespace {
 class CudaRowsLabelling final : public labelling::DeviceLabellingRung {
  public:
   using DeviceLabellingRung::DeviceLabellingRung;
-
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    DeviceLabellingRung::prepare(inputs, outputs);
-    d_statuses_ = DeviceBuffer<unsigned long long>(std::size_t{chunks_} + 1);  // and the ticket after them
-  }
 
  private:
   void build_forest() override {
@@ -35,17 +29,6 @@ class CudaRowsLabelling final : public labelling::DeviceLabellingRung {
     LADDER_CUDA_CHECK_LAUNCH();
     merge_borders<Connectivity>();
   }
-
-  void number() override {
-    // Every chunk's status and the ticket start at zero, each call.
-    LADDER_CUDA_CHECK(cudaMemsetAsync(d_statuses_.data(), 0, d_statuses_.bytes(), stream()));
-    number_in_one_pass<<<chunks_, kCountThreads, 0, stream()>>>(
-        d_forest_.data(), d_labels_.data(), n_, d_root_bits_.data(), d_word_offsets_.data(), d_statuses_.data(),
-        reinterpret_cast<unsigned*>(d_statuses_.data() + chunks_));
-    LADDER_CUDA_CHECK_LAUNCH();
-  }
-
-  DeviceBuffer<unsigned long long> d_statuses_;  // the chunks' look-back statuses
 };
 
 }  // namespace

@@ -47,20 +47,6 @@ class DeviceLabellingRung : public CudaRung {
 
   void compute() override {
     build_forest();
-    number();
-  }
-
-  void download() override { copy_to_host(labels_, d_labels_); }
-
- protected:
-  // The forest in d_forest_: every foreground pixel linked, through its
-  // tile's root and the unions across tile borders, to its component's
-  // first pixel; -1 for background.
-  virtual void build_forest() = 0;
-
-  // scipy's numbers in d_labels_, from the forest: the roots marked and
-  // counted by chunks, the counts scanned, each pixel numbered.
-  virtual void number() {
     count_roots<<<chunks_, kCountThreads, 0, stream()>>>(d_forest_.data(), n_, d_root_bits_.data(),
                                                          d_word_offsets_.data(), d_chunk_offsets_.data());
     LADDER_CUDA_CHECK_LAUNCH();
@@ -70,6 +56,14 @@ class DeviceLabellingRung : public CudaRung {
         d_forest_.data(), d_labels_.data(), n_, d_root_bits_.data(), d_word_offsets_.data(), d_chunk_offsets_.data());
     LADDER_CUDA_CHECK_LAUNCH();
   }
+
+  void download() override { copy_to_host(labels_, d_labels_); }
+
+ protected:
+  // The forest in d_forest_: every foreground pixel linked, through its
+  // tile's root and the unions across tile borders, to its component's
+  // first pixel; -1 for background.
+  virtual void build_forest() = 0;
 
   // The unions that cross tile borders, after the tiles are labelled.
   template <int Connectivity>
@@ -82,17 +76,18 @@ class DeviceLabellingRung : public CudaRung {
 
   int connectivity_;
   int height_ = 0, width_ = 0, tiles_across_ = 1;
-  unsigned n_ = 0, tiles_ = 1, chunks_ = 1;
+  unsigned tiles_ = 1;
   DeviceBuffer<std::uint8_t> d_image_;
   DeviceBuffer<std::int32_t> d_forest_;  // the union-find forest: parent[i], -1 for background
-  DeviceBuffer<std::int32_t> d_labels_;  // scipy's numbers
-  DeviceBuffer<unsigned> d_root_bits_;   // one bit per pixel: a root
-  DeviceBuffer<int> d_word_offsets_;     // the roots before each 32-pixel word, within its chunk
 
  private:
   static constexpr unsigned kNumberThreads = 256;
   std::span<const std::uint8_t> image_;
   std::span<std::int32_t> labels_;
+  unsigned n_ = 0, chunks_ = 1;
+  DeviceBuffer<std::int32_t> d_labels_;  // scipy's numbers
+  DeviceBuffer<unsigned> d_root_bits_;
+  DeviceBuffer<int> d_word_offsets_;
   DeviceBuffer<int> d_chunk_offsets_;  // the chunks' root counts, then (scanned) their offsets
 };
 
