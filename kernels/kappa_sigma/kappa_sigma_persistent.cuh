@@ -36,6 +36,17 @@
 // refines, and after one barrier every block finds the two lower digits
 // in its shared memory, with the same counts and the same select: an
 // iteration is two grid-wide barriers instead of three.
+//
+// Last, the surveys themselves stop reading the whole image once the
+// bounds settle. The bounds only ever narrow, so a survey can split the
+// kept values into a core, the values within kCoreWidth × κ × std of the
+// last median (κ × std is the bounds' half-width), and the edges, the rest.
+// While the next bounds still hold the whole core, every core value is
+// still kept: its count, sums and histogram are the same as before, and
+// only the edges (about 4 % of the sky) need reading again. Such a survey
+// reads the block's edges, adds the core's totals and, in the select, the
+// core's histogram. Where the bounds cut into the core, the survey reads the
+// whole image again and splits it anew around the new median.
 #include <cooperative_groups.h>
 
 #include <cstddef>
@@ -47,6 +58,7 @@ constexpr int kPersistentThreads = 1024;  // 1024 threads a block: a 2048-bin hi
 constexpr int kPersistentWarps = kPersistentThreads / 32;
 constexpr int kPersistentHistogram = 2 * kClipBuckets;  // words per buffer: one histogram per middle value
 constexpr unsigned kGatherCapacity = 4096;  // keys of the median's bucket gathered into shared memory (16 KiB)
+constexpr double kCoreWidth = 2.0 / 3;      // the core's half-width, as a fraction of the bounds' (above)
 
 // A block's shared memory.
 struct PersistentShared {
@@ -56,13 +68,22 @@ struct PersistentShared {
   unsigned warp_scan[2][kPersistentWarps];
   unsigned found[2], found_rank[2], found_count[2];
   ClipState state;  // this block's copy of the loop's state (`done`: 0 or 1)
-  // The values set aside (above): the band of top digits the survey keeps
-  // (none in the first iteration, when there is no median yet: ~0u to ~0u),
-  // the band the next survey will keep, and how many values this block
-  // has set aside.
-  unsigned band_low, band_high, next_band_low, next_band_high;
+  // The values set aside (above): the band of top digits the next survey
+  // that reads the image keeps (none in the first iteration, when there is
+  // no median yet: ~0u to ~0u), the band the values set aside now hold, the
+  // band after the next survey, and how many values this block has set aside.
+  unsigned band_low, band_high, held_band_low, held_band_high, next_band_low, next_band_high;
   unsigned refine_candidates;  // 1: the refines read this block's set-aside values
   unsigned block_candidates;
+  // The core and the edges (above): 1 once there is a core; its bounds
+  // (inclusive); 1 where this iteration's survey reads only the edges; the
+  // block's count, sum and sum of squares of its core values, taken with
+  // shift core_shift; how many edge values this block holds; the shift of
+  // the survey's sums; how many times the image has been split (the core's
+  // histogram is ScratchCore's buffer splits % 2).
+  unsigned has_core, edge_survey, block_edges, splits;
+  float core_low, core_high;
+  double core_totals[3], core_shift, sums_shift;
   // The median's bucket: 1 when it is gathered (above); the keys, this
   // block's own while the pass runs, then every block's; this block's count
   // and where its keys go in the grid's array.
@@ -71,19 +92,26 @@ struct PersistentShared {
   unsigned block_gathered, gathered_at;
 };
 
-// Device memory for the values set aside and gathered, allocated by the
-// rung. Block b's slice of `candidates` starts at b × candidates_per_block
-// (worked out where it is needed: the kernel's parameters are read from
-// constant memory, so the slice takes no register in the survey's loop).
-// `gathered` holds kGatherCapacity keys, `gathered_counts` three counts,
-// one per iteration in turn: iteration i counts into i % 3 while the
-// survey clears (i + 1) % 3, whose last readers passed two barriers ago.
+// Device memory for the values set aside, gathered and split off as
+// edges, allocated by the rung. Block b's slices of `candidates` and `edges`
+// start at b × candidates_per_block (worked out where they are needed: the
+// kernel's parameters are read from constant memory, so a slice takes no
+// register in the survey's loop). `gathered` holds kGatherCapacity keys,
+// `gathered_counts` three counts, one per iteration in turn: iteration i
+// counts into i % 3 while the survey clears (i + 1) % 3, whose last readers
+// passed two barriers ago. `core_histograms` holds two histograms of the
+// core's top digits: split k counts into k % 2 while it clears (k + 1) % 2,
+// last read before the barrier that ended the iteration before it.
 struct ClipScratch {
   float* candidates;
+  float* edges;
   std::size_t candidates_per_block;
   unsigned* gathered;
   unsigned* gathered_counts;
+  unsigned* core_histograms;
   __device__ float* slice() const { return candidates + blockIdx.x * candidates_per_block; }
+  __device__ float* edge_slice() const { return edges + blockIdx.x * candidates_per_block; }
+  __device__ unsigned* core_histogram(unsigned split) const { return core_histograms + (split % 2) * kClipBuckets; }
 };
 
 // How many values the band keeps either side of the median's rank: the next
@@ -141,9 +169,8 @@ __device__ __forceinline__ float bound_below(double lower) { return __double2flo
 __device__ __forceinline__ float bound_above(double upper) { return __double2float_ru(upper); }
 
 // Clears one histogram buffer, shared out over the whole grid.
-__device__ void clear_buffer(unsigned* buffer) {
-  for (unsigned i = blockIdx.x * kPersistentThreads + threadIdx.x; i < kPersistentHistogram;
-       i += gridDim.x * kPersistentThreads)
+__device__ void clear_buffer(unsigned* buffer, unsigned words = kPersistentHistogram) {
+  for (unsigned i = blockIdx.x * kPersistentThreads + threadIdx.x; i < words; i += gridDim.x * kPersistentThreads)
     buffer[i] = 0;
 }
 
@@ -161,18 +188,32 @@ __device__ __forceinline__ void set_aside(float x, PersistentShared& s, const Cl
   scratch.slice()[atomicAdd(&s.block_candidates, 1u)] = x;
 }
 
-// Pass 0 of an iteration: count, sums of x - shift and (x - shift)², and the
-// histogram of the top 11 key bits of the kept values; from the second
-// iteration on, the kept values in the band set aside for the refines.
-__device__ void survey(const float* __restrict__ values, unsigned n, PersistentShared& s, double* partials,
-                       unsigned* buffer, const ClipScratch& scratch) {
-  for (int bin = threadIdx.x; bin < kClipBuckets; bin += kPersistentThreads) s.counts[bin] = 0;
-  if (threadIdx.x == 0) s.block_candidates = 0;
-  if (blockIdx.x == 0 && threadIdx.x == 0) scratch.gathered_counts[(s.state.iterations + 1) % 3] = 0;
+// Splits x off as an edge value: into the block's slice of `edges`, as
+// set_aside does.
+__device__ __forceinline__ void split_off(float x, PersistentShared& s, const ClipScratch& scratch) {
+  scratch.edge_slice()[atomicAdd(&s.block_edges, 1u)] = x;
+}
+
+// Pass 0 of an iteration, over the whole image: count, sums of x - shift
+// and (x - shift)², and the histogram of the top 11 key bits of the kept
+// values; from the second iteration on, the kept values in the band set
+// aside for the refines, and the kept values outside the new core split
+// off as edges. The core's totals and histogram are the whole's less the
+// edges' (read back from the block's slice after the pass).
+__device__ void survey_image(const float* __restrict__ values, unsigned n, PersistentShared& s, double* partials,
+                             unsigned* buffer, const ClipScratch& scratch) {
+  for (int bin = threadIdx.x; bin < kPersistentHistogram; bin += kPersistentThreads) s.counts[bin] = 0;
+  if (threadIdx.x == 0) {
+    s.block_candidates = 0, s.block_edges = 0;
+    s.held_band_low = s.band_low, s.held_band_high = s.band_high;
+  }
+  if (s.has_core) clear_buffer(scratch.core_histogram(s.splits + 1), kClipBuckets);
   __syncthreads();
   const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
   const double shift = s.state.shift;
   const unsigned band_low = s.band_low, band_width = s.band_high - s.band_low;
+  // No core yet (the first iteration): -inf to inf, nothing split off.
+  const float core_low = s.core_low, core_high = s.core_high;
   unsigned kept = 0;  // a count: one register, not a double's two
   double sum = 0, squares = 0;
   for_each_value(values, n, [&](float x) {
@@ -182,10 +223,81 @@ __device__ void survey(const float* __restrict__ values, unsigned n, PersistentS
     const unsigned bucket = float_key(x) >> 21;
     atomicAdd(&s.counts[bucket], 1u);
     if (bucket - band_low <= band_width) set_aside(x, s, scratch);  // below the band, the difference wraps: > width
+    if (!(x >= core_low && x <= core_high)) split_off(x, s, scratch);
   });
   block_sums(s, kept, sum, squares);
-  if (threadIdx.x < 3) partials[3 * blockIdx.x + threadIdx.x] = s.totals[threadIdx.x];
+  const double whole[3] = {s.totals[0], s.totals[1], s.totals[2]};
+  if (threadIdx.x < 3) partials[3 * blockIdx.x + threadIdx.x] = whole[threadIdx.x];
+  if (!s.has_core) {
+    merge_block_counts(s, buffer, kClipBuckets);
+    return;
+  }
+  // The edges' totals and histogram (the second half of s.counts).
+  unsigned edge_kept = 0;
+  double edge_sum = 0, edge_squares = 0;
+  const float* edges = scratch.edge_slice();
+  for (unsigned i = threadIdx.x; i < s.block_edges; i += kPersistentThreads) {
+    const double d = edges[i] - shift;
+    edge_kept += 1, edge_sum += d, edge_squares += d * d;
+    atomicAdd(&s.counts[kClipBuckets + (float_key(edges[i]) >> 21)], 1u);
+  }
+  block_sums(s, edge_kept, edge_sum, edge_squares);  // its barriers also end the histogram's atomics
+  if (threadIdx.x < 3) s.core_totals[threadIdx.x] = whole[threadIdx.x] - s.totals[threadIdx.x];
+  if (threadIdx.x == 0) s.core_shift = shift;
+  unsigned* core = scratch.core_histogram(s.splits);
+  for (int bin = threadIdx.x; bin < kClipBuckets; bin += kPersistentThreads) {
+    const unsigned all = s.counts[bin], outside = s.counts[kClipBuckets + bin];
+    if (all != 0) atomicAdd(&buffer[bin], all);
+    if (all != outside) atomicAdd(&core[bin], all - outside);
+  }
+}
+
+// Pass 0 of an iteration while the bounds hold the whole core: the same
+// count, sums and histogram, from the block's edges and the core's totals
+// (the select adds the core's histogram).
+__device__ void survey_edges(PersistentShared& s, double* partials, unsigned* buffer, const ClipScratch& scratch) {
+  for (int bin = threadIdx.x; bin < kClipBuckets; bin += kPersistentThreads) s.counts[bin] = 0;
+  __syncthreads();
+  const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
+  const double shift = s.core_shift;
+  unsigned kept = 0;
+  double sum = 0, squares = 0;
+  const float* edges = scratch.edge_slice();
+  for (unsigned i = threadIdx.x; i < s.block_edges; i += kPersistentThreads) {
+    const float x = edges[i];
+    if (!(x > lower && x < upper)) continue;
+    const double d = x - shift;
+    kept += 1, sum += d, squares += d * d;
+    atomicAdd(&s.counts[float_key(x) >> 21], 1u);
+  }
+  block_sums(s, kept, sum, squares);
+  if (threadIdx.x < 3) partials[3 * blockIdx.x + threadIdx.x] = s.core_totals[threadIdx.x] + s.totals[threadIdx.x];
   merge_block_counts(s, buffer, kClipBuckets);
+}
+
+// Pass 0: from the edges where the bounds still hold the core, else from
+// the image, split anew (from the second iteration on) around the last
+// median: the core within kCoreWidth of the last bounds' half-width.
+__device__ void survey(const float* __restrict__ values, unsigned n, PersistentShared& s, double* partials,
+                       unsigned* buffer, const ClipScratch& scratch) {
+  if (threadIdx.x == 0) {
+    const ClipState& state = s.state;
+    // Float core bounds against double kept bounds: every core value x has
+    // lower < core_low <= x <= core_high < upper.
+    s.edge_survey = s.has_core && s.core_low > state.lower && s.core_high < state.upper;
+    if (!s.edge_survey && state.iterations > 0) {
+      const double reach = kCoreWidth * (state.pass_upper - state.pass_lower) / 2;
+      s.core_low = __double2float_ru(state.median - reach), s.core_high = __double2float_rd(state.median + reach);
+      s.has_core = 1, s.splits += 1;
+    }
+    s.sums_shift = s.edge_survey ? s.core_shift : state.shift;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) scratch.gathered_counts[(s.state.iterations + 1) % 3] = 0;
+  __syncthreads();
+  if (s.edge_survey)
+    survey_edges(s, partials, buffer, scratch);
+  else
+    survey_image(values, n, s, partials, buffer, scratch);
 }
 
 // What a refine counts: the next 11, then the last 10 key bits of the
@@ -270,7 +382,7 @@ __device__ bool add_up_survey(const double* partials, PersistentShared& s) {
     state.count = count;
     if (!state.done) {
       const double offset = s.totals[1] / count;
-      state.mean = state.shift + offset;
+      state.mean = s.sums_shift + offset;
       state.std = sqrt(fmax(0.0, s.totals[2] / count - offset * offset));
       state.rank[0] = (count - 1) / 2, state.rank[1] = count / 2;
       state.prefix[0] = state.prefix[1] = 0;
@@ -283,9 +395,11 @@ __device__ bool add_up_survey(const double* partials, PersistentShared& s) {
 // Narrows each middle value to the bucket of this pass's digit that holds
 // its rank (clip_select, in every block): thread t owns bins 2t and 2t + 1,
 // a block-wide scan gives the count below them. After the last digit: the
-// median and the new bounds.
+// median and the new bounds. After a survey of the edges, `core` is the
+// core's histogram, added to the edges'.
 template <int pass>
-__device__ void select_digit(const unsigned* buffer, double kappa, PersistentShared& s) {
+__device__ void select_digit(const unsigned* buffer, double kappa, PersistentShared& s,
+                             const unsigned* core = nullptr) {
   constexpr int per_thread = kClipBuckets / kPersistentThreads;
   const int id = threadIdx.x, lane = id % 32, warp = id / 32;
   const unsigned digit_bits = pass == 2 ? 10 : 11;
@@ -296,7 +410,8 @@ __device__ void select_digit(const unsigned* buffer, double kappa, PersistentSha
   for (int t = 0; t < 2; ++t) {
     const unsigned* histogram = buffer + (shared ? 0 : t * kClipBuckets) + id * per_thread;
     inclusive[t] = 0;
-    for (int b = 0; b < per_thread; ++b) bins[t][b] = histogram[b], inclusive[t] += bins[t][b];
+    for (int b = 0; b < per_thread; ++b)
+      bins[t][b] = histogram[b] + (core ? core[id * per_thread + b] : 0u), inclusive[t] += bins[t][b];
   }
   // Inclusive scan over the block: within each warp, then the warps' totals.
   for (int offset = 1; offset < 32; offset *= 2)
@@ -348,8 +463,9 @@ __device__ void select_digit(const unsigned* buffer, double kappa, PersistentSha
     ClipState& state = s.state;
     if (pass == 0) {
       // The refines may read the set-aside values if both middle values'
-      // top digits are in the band this survey kept. Then the band moves.
-      s.refine_candidates = s.found[0] >= s.band_low && s.found[1] <= s.band_high;
+      // top digits are in the band they hold. Then the band the next
+      // survey of the image keeps moves.
+      s.refine_candidates = s.found[0] >= s.held_band_low && s.found[1] <= s.held_band_high;
       s.band_low = s.next_band_low, s.band_high = s.next_band_high;
       // Gather the median's bucket (or the two middle values' buckets) if it fits.
       s.gather = s.found_count[0] + (s.found[0] != s.found[1] ? s.found_count[1] : 0u) <= kGatherCapacity;
@@ -417,8 +533,12 @@ __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
   auto buffer = [histograms](unsigned pass) { return histograms + (pass % 3) * kPersistentHistogram; };
 
   if (threadIdx.x == 0) {
-    s.band_low = s.band_high = ~0u;  // no band: the first survey sets nothing aside
+    // No band: the first survey sets nothing aside.
+    s.band_low = s.band_high = s.held_band_low = s.held_band_high = ~0u;
     s.refine_candidates = 0, s.block_candidates = 0, s.gather = 0;
+    s.has_core = 0, s.edge_survey = 0, s.block_edges = 0, s.splits = 0;
+    s.core_low = -CUDART_INF_F, s.core_high = CUDART_INF_F;  // no core: the first survey splits nothing off
+    s.core_totals[0] = s.core_totals[1] = s.core_totals[2] = 0, s.core_shift = s.sums_shift = 0;
     ClipState& state = s.state;
     state.lower = -CUDART_INF, state.upper = CUDART_INF;
     state.pass_lower = state.pass_upper = state.median = state.mean = state.std = 0;
@@ -426,6 +546,7 @@ __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
     state.count = n, state.iterations = 0, state.done = 0;
   }
   clear_buffer(buffer(0));
+  clear_buffer(scratch.core_histograms, 2 * kClipBuckets);
   if (blockIdx.x == 0 && threadIdx.x < 3) scratch.gathered_counts[threadIdx.x] = 0;
   grid.sync();  // buffer 0 is zero everywhere before anyone counts into it
 
@@ -434,7 +555,7 @@ __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
     clear_buffer(buffer(pass + 1));
     grid.sync();
     if (add_up_survey(partials, s)) break;  // the same answer in every block: all leave together
-    select_digit<0>(buffer(pass), kappa, s);
+    select_digit<0>(buffer(pass), kappa, s, s.edge_survey ? scratch.core_histogram(s.splits) : nullptr);
     if (s.gather) {
       // No histogram buffer used: the next survey counts into buffer(pass + 1), cleared above.
       gather(values, n, s, scratch);

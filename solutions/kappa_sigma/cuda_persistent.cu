@@ -8,7 +8,9 @@
 // histogram. One launch, nothing read back until the mask is written; and
 // after the first iteration, the refines read only the values each survey
 // set aside near the last median, or, where the median's bucket is small,
-// one pass gathers it and every block finds the last digits on its own.
+// one pass gathers it and every block finds the last digits on its own;
+// once the bounds settle, the surveys read only the edges of the kept
+// values, the core's totals kept from the last survey of the image.
 #include <algorithm>
 #include <stdexcept>
 
@@ -39,18 +41,22 @@ class CudaPersistentKappaSigma final : public kappa_sigma::DeviceSkyRung {
     d_partials_ = DeviceBuffer<double>(3 * std::size_t{blocks_});
     d_histograms_ = DeviceBuffer<unsigned>(3 * std::size_t{kPersistentHistogram});
     // Each block's room for the values its surveys set aside for the
-    // refines; the median's bucket gathered from every block.
+    // refines and for its edges; the median's bucket gathered from every
+    // block; the core's histograms.
     candidates_per_block_ = candidate_room(n_, blocks_);
     d_candidates_ = DeviceBuffer<float>(blocks_ * candidates_per_block_);
+    d_edges_ = DeviceBuffer<float>(blocks_ * candidates_per_block_);
     d_gathered_ = DeviceBuffer<unsigned>(kGatherCapacity);
     d_gathered_counts_ = DeviceBuffer<unsigned>(3);
+    d_core_histograms_ = DeviceBuffer<unsigned>(2 * std::size_t{kClipBuckets});
   }
 
   void compute() override {
     const float* image = d_image_.data();
     double* partials = d_partials_.data();
     unsigned* histograms = d_histograms_.data();
-    ClipScratch scratch{d_candidates_.data(), candidates_per_block_, d_gathered_.data(), d_gathered_counts_.data()};
+    ClipScratch scratch{d_candidates_.data(), d_edges_.data(),           candidates_per_block_,
+                        d_gathered_.data(),   d_gathered_counts_.data(), d_core_histograms_.data()};
     std::uint8_t* mask = d_mask_.data();
     double* statistics = d_statistics_.data();
     void* arguments[] = {&image, &n_, &kappa_, &partials, &histograms, &scratch, &mask, &statistics};
@@ -64,8 +70,10 @@ class CudaPersistentKappaSigma final : public kappa_sigma::DeviceSkyRung {
   DeviceBuffer<double> d_partials_;
   DeviceBuffer<unsigned> d_histograms_;
   DeviceBuffer<float> d_candidates_;
+  DeviceBuffer<float> d_edges_;
   DeviceBuffer<unsigned> d_gathered_;
   DeviceBuffer<unsigned> d_gathered_counts_;
+  DeviceBuffer<unsigned> d_core_histograms_;
 };
 
 }  // namespace
