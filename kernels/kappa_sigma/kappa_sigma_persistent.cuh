@@ -47,6 +47,13 @@
 // reads the block's edges, adds the core's totals and, in the select, the
 // core's histogram. Where the bounds cut into the core, the survey reads the
 // whole image again and splits it anew around the new median.
+//
+// And where the median's gathered bucket lies in the core, its kept values
+// cannot change while the core holds, so every block keeps them in shared
+// memory (the window). An iteration whose survey read only the edges then
+// finds the median's rank in the window from the kept edges below the core
+// (a fourth partial sum) and selects the two lower digits among the
+// window's keys: no select of the top digit, no gather, one grid barrier.
 #include <cooperative_groups.h>
 
 #include <cstddef>
@@ -59,12 +66,13 @@ constexpr int kPersistentWarps = kPersistentThreads / 32;
 constexpr int kPersistentHistogram = 2 * kClipBuckets;  // words per buffer: one histogram per middle value
 constexpr unsigned kGatherCapacity = 4096;  // keys of the median's bucket gathered into shared memory (16 KiB)
 constexpr double kCoreWidth = 2.0 / 3;      // the core's half-width, as a fraction of the bounds' (above)
+constexpr int kPartials = 4;                // a block's partial totals: count, sum, squares, kept edges below the core
 
 // A block's shared memory.
 struct PersistentShared {
   unsigned counts[kPersistentHistogram];  // this block's histograms of the pass
-  double warp_sums[3][kPersistentWarps];
-  double totals[3];
+  double warp_sums[kPartials][kPersistentWarps];
+  double totals[kPartials];
   unsigned warp_scan[2][kPersistentWarps];
   unsigned found[2], found_rank[2], found_count[2];
   ClipState state;  // this block's copy of the loop's state (`done`: 0 or 1)
@@ -84,6 +92,12 @@ struct PersistentShared {
   unsigned has_core, edge_survey, block_edges, splits;
   float core_low, core_high;
   double core_totals[3], core_shift, sums_shift;
+  // The window (keep_window): 1 while `gathered` holds it; its bucket; how
+  // many keys; the split it belongs to; the core values below its bucket.
+  // And, from the last survey and select: the kept edges below the core,
+  // the kept values below the median's bucket.
+  unsigned window, window_bucket, window_count, window_split, window_core_below;
+  unsigned lower_edges, median_bucket, below_bucket, window_hit;
   // The median's bucket: 1 when it is gathered (above); the keys, this
   // block's own while the pass runs, then every block's; this block's count
   // and where its keys go in the grid's array.
@@ -118,23 +132,23 @@ struct ClipScratch {
 // iteration's median is among them while its bounds clip under n/16.
 __device__ __forceinline__ unsigned band_ranks(unsigned count) { return count / 32; }
 
-// The block's totals of three numbers per thread, in total[k] for every
+// The block's totals of four numbers per thread, in s.totals for every
 // thread: shuffles within each warp, then warp 0 over the warps' sums. The
 // order of the additions is fixed, so the bits are the same every run.
-__device__ void block_sums(PersistentShared& s, double a, double b, double c) {
+__device__ void block_sums(PersistentShared& s, double a, double b, double c, double d) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  double v[3] = {a, b, c};
+  double v[kPartials] = {a, b, c, d};
   for (int offset = 16; offset > 0; offset /= 2)
     for (double& x : v) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
   if (lane == 0)
-    for (int k = 0; k < 3; ++k) s.warp_sums[k][warp] = v[k];
+    for (int k = 0; k < kPartials; ++k) s.warp_sums[k][warp] = v[k];
   __syncthreads();
   if (warp == 0) {
-    for (int k = 0; k < 3; ++k) v[k] = s.warp_sums[k][lane];
+    for (int k = 0; k < kPartials; ++k) v[k] = s.warp_sums[k][lane];
     for (int offset = 16; offset > 0; offset /= 2)
       for (double& x : v) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
     if (lane == 0)
-      for (int k = 0; k < 3; ++k) s.totals[k] = v[k];
+      for (int k = 0; k < kPartials; ++k) s.totals[k] = v[k];
   }
   __syncthreads();
 }
@@ -225,23 +239,27 @@ __device__ void survey_image(const float* __restrict__ values, unsigned n, Persi
     if (bucket - band_low <= band_width) set_aside(x, s, scratch);  // below the band, the difference wraps: > width
     if (!(x >= core_low && x <= core_high)) split_off(x, s, scratch);
   });
-  block_sums(s, kept, sum, squares);
+  block_sums(s, kept, sum, squares, 0);
   const double whole[3] = {s.totals[0], s.totals[1], s.totals[2]};
-  if (threadIdx.x < 3) partials[3 * blockIdx.x + threadIdx.x] = whole[threadIdx.x];
+  double* partial = partials + kPartials * blockIdx.x;
   if (!s.has_core) {
+    if (threadIdx.x < kPartials) partial[threadIdx.x] = s.totals[threadIdx.x];
     merge_block_counts(s, buffer, kClipBuckets);
     return;
   }
-  // The edges' totals and histogram (the second half of s.counts).
-  unsigned edge_kept = 0;
+  // The edges' totals and histogram (the second half of s.counts), and how
+  // many lie below the core.
+  unsigned edge_kept = 0, edge_lower = 0;
   double edge_sum = 0, edge_squares = 0;
   const float* edges = scratch.edge_slice();
   for (unsigned i = threadIdx.x; i < s.block_edges; i += kPersistentThreads) {
     const double d = edges[i] - shift;
-    edge_kept += 1, edge_sum += d, edge_squares += d * d;
+    edge_kept += 1, edge_sum += d, edge_squares += d * d, edge_lower += edges[i] < core_low;
     atomicAdd(&s.counts[kClipBuckets + (float_key(edges[i]) >> 21)], 1u);
   }
-  block_sums(s, edge_kept, edge_sum, edge_squares);  // its barriers also end the histogram's atomics
+  block_sums(s, edge_kept, edge_sum, edge_squares, edge_lower);  // its barriers also end the histogram's atomics
+  if (threadIdx.x < 3) partial[threadIdx.x] = whole[threadIdx.x];
+  if (threadIdx.x == 3) partial[3] = s.totals[3];
   if (threadIdx.x < 3) s.core_totals[threadIdx.x] = whole[threadIdx.x] - s.totals[threadIdx.x];
   if (threadIdx.x == 0) s.core_shift = shift;
   unsigned* core = scratch.core_histogram(s.splits);
@@ -260,18 +278,21 @@ __device__ void survey_edges(PersistentShared& s, double* partials, unsigned* bu
   __syncthreads();
   const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
   const double shift = s.core_shift;
-  unsigned kept = 0;
+  const float core_low = s.core_low;
+  unsigned kept = 0, below_core = 0;
   double sum = 0, squares = 0;
   const float* edges = scratch.edge_slice();
   for (unsigned i = threadIdx.x; i < s.block_edges; i += kPersistentThreads) {
     const float x = edges[i];
     if (!(x > lower && x < upper)) continue;
     const double d = x - shift;
-    kept += 1, sum += d, squares += d * d;
+    kept += 1, sum += d, squares += d * d, below_core += x < core_low;
     atomicAdd(&s.counts[float_key(x) >> 21], 1u);
   }
-  block_sums(s, kept, sum, squares);
-  if (threadIdx.x < 3) partials[3 * blockIdx.x + threadIdx.x] = s.core_totals[threadIdx.x] + s.totals[threadIdx.x];
+  block_sums(s, kept, sum, squares, below_core);
+  double* partial = partials + kPartials * blockIdx.x;
+  if (threadIdx.x < 3) partial[threadIdx.x] = s.core_totals[threadIdx.x] + s.totals[threadIdx.x];
+  if (threadIdx.x == 3) partial[3] = s.totals[3];
   merge_block_counts(s, buffer, kClipBuckets);
 }
 
@@ -371,13 +392,14 @@ __device__ void gather(const float* __restrict__ values, unsigned n, PersistentS
 // in block order, by every block alike). Returns true when the loop ends:
 // nothing removed by the last pass, or nothing left.
 __device__ bool add_up_survey(const double* partials, PersistentShared& s) {
-  double sums[3] = {0, 0, 0};
+  double sums[kPartials] = {0, 0, 0, 0};
   for (unsigned b = threadIdx.x; b < gridDim.x; b += kPersistentThreads)
-    for (int k = 0; k < 3; ++k) sums[k] += partials[3 * b + k];
-  block_sums(s, sums[0], sums[1], sums[2]);
+    for (int k = 0; k < kPartials; ++k) sums[k] += partials[kPartials * b + k];
+  block_sums(s, sums[0], sums[1], sums[2], sums[3]);
   if (threadIdx.x == 0) {
     ClipState& state = s.state;
     const auto count = static_cast<unsigned>(s.totals[0]);
+    s.lower_edges = static_cast<unsigned>(s.totals[3]);
     state.done = state.iterations > 0 && (count == state.count || count == 0) ? 1 : 0;
     state.count = count;
     if (!state.done) {
@@ -390,6 +412,17 @@ __device__ bool add_up_survey(const double* partials, PersistentShared& s) {
   }
   __syncthreads();
   return s.state.done != 0;
+}
+
+// The end of an iteration, once the median is known: the new bounds.
+__device__ void finish_iteration(ClipState& state, double median, double kappa) {
+  state.median = median;
+  state.pass_lower = state.median - kappa * state.std;
+  state.pass_upper = state.median + kappa * state.std;
+  state.lower = fmax(state.lower, state.pass_lower);
+  state.upper = fmin(state.upper, state.pass_upper);
+  state.shift = state.median;
+  state.iterations += 1;
 }
 
 // Narrows each middle value to the bucket of this pass's digit that holds
@@ -469,18 +502,15 @@ __device__ void select_digit(const unsigned* buffer, double kappa, PersistentSha
       s.band_low = s.next_band_low, s.band_high = s.next_band_high;
       // Gather the median's bucket (or the two middle values' buckets) if it fits.
       s.gather = s.found_count[0] + (s.found[0] != s.found[1] ? s.found_count[1] : 0u) <= kGatherCapacity;
+      // For the window: the median's bucket, where both middle values share
+      // it, and the kept values below it.
+      s.median_bucket = s.found[0] == s.found[1] ? s.found[0] : ~0u;
+      s.below_bucket = state.rank[0] - s.found_rank[0];
     }
     state.prefix[0] = s.found[0], state.prefix[1] = s.found[1];
     state.rank[0] = s.found_rank[0], state.rank[1] = s.found_rank[1];
-    if (pass == 2) {
-      state.median = (static_cast<double>(key_float(s.found[0])) + static_cast<double>(key_float(s.found[1]))) / 2;
-      state.pass_lower = state.median - kappa * state.std;
-      state.pass_upper = state.median + kappa * state.std;
-      state.lower = fmax(state.lower, state.pass_lower);
-      state.upper = fmin(state.upper, state.pass_upper);
-      state.shift = state.median;
-      state.iterations += 1;
-    }
+    if (pass == 2)
+      finish_iteration(state, (static_cast<double>(key_float(s.found[0])) + key_float(s.found[1])) / 2, kappa);
   }
   __syncthreads();
 }
@@ -498,14 +528,55 @@ __device__ void select_gathered_digit(PersistentShared& s, double kappa, unsigne
   select_digit<pass>(s.counts, kappa, s);
 }
 
+// After the gathered digits: where every value in the median's bucket is a
+// core value, the gathered keys are every kept value of that bucket, now
+// and until the core is cut (the core stays kept, nothing else enters).
+// They stay in shared memory as the window: while both middle ranks fall
+// in it, the two lower digits are found among them at once, with no select
+// of the top digit, no gather and no second grid barrier.
+__device__ void keep_window(PersistentShared& s, unsigned total) {
+  if (threadIdx.x == 0) {
+    const unsigned bucket = s.median_bucket;
+    s.window = s.has_core && bucket != ~0u && key_float(bucket << 21) >= s.core_low &&
+               key_float((bucket << 21) | 0x1FFFFFu) <= s.core_high;
+    s.window_bucket = bucket, s.window_count = total, s.window_split = s.splits;
+    // Below the bucket: the core's values below it and the kept edges below the core.
+    s.window_core_below = s.below_bucket - s.lower_edges;
+  }
+  __syncthreads();
+}
+
 __device__ void select_gathered(PersistentShared& s, double kappa, const ClipScratch& scratch) {
   const unsigned total = scratch.gathered_counts[s.state.iterations % 3];
   for (unsigned i = threadIdx.x; i < total; i += kPersistentThreads) s.gathered[i] = scratch.gathered[i];
   select_gathered_digit<1>(s, kappa, total);
   select_gathered_digit<2>(s, kappa, total);
+  keep_window(s, total);
 }
 
-// The whole clip. `partials` holds 3 doubles per block, `histograms` three
+// After a survey of the edges, where both middle ranks fall in the window:
+// their top digit is the window's bucket, their ranks in it are theirs
+// less the kept values below it, and the lower digits are selected among
+// the window's keys. Returns false where they do not (the selects find them).
+__device__ bool median_from_window(PersistentShared& s, double kappa) {
+  if (threadIdx.x == 0) {
+    ClipState& state = s.state;
+    const unsigned below = s.window_core_below + s.lower_edges;
+    s.window_hit = s.window && s.edge_survey && s.window_split == s.splits && state.rank[0] >= below &&
+                   state.rank[1] - below < s.window_count;
+    if (s.window_hit) {
+      state.prefix[0] = state.prefix[1] = s.window_bucket;
+      state.rank[0] -= below, state.rank[1] -= below;
+    }
+  }
+  __syncthreads();
+  if (!s.window_hit) return false;
+  select_gathered_digit<1>(s, kappa, s.window_count);
+  select_gathered_digit<2>(s, kappa, s.window_count);
+  return true;
+}
+
+// The whole clip. `partials` holds kPartials doubles per block, `histograms` three
 // buffers of kPersistentHistogram words; neither needs to start at zero.
 // `scratch` as ClipScratch says; its candidates_per_block at least as many
 // as a block visits (candidate_room).
@@ -539,6 +610,7 @@ __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
     s.has_core = 0, s.edge_survey = 0, s.block_edges = 0, s.splits = 0;
     s.core_low = -CUDART_INF_F, s.core_high = CUDART_INF_F;  // no core: the first survey splits nothing off
     s.core_totals[0] = s.core_totals[1] = s.core_totals[2] = 0, s.core_shift = s.sums_shift = 0;
+    s.window = 0, s.window_hit = 0, s.lower_edges = 0;
     ClipState& state = s.state;
     state.lower = -CUDART_INF, state.upper = CUDART_INF;
     state.pass_lower = state.pass_upper = state.median = state.mean = state.std = 0;
@@ -555,6 +627,7 @@ __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
     clear_buffer(buffer(pass + 1));
     grid.sync();
     if (add_up_survey(partials, s)) break;  // the same answer in every block: all leave together
+    if (median_from_window(s, kappa)) continue;
     select_digit<0>(buffer(pass), kappa, s, s.edge_survey ? scratch.core_histogram(s.splits) : nullptr);
     if (s.gather) {
       // No histogram buffer used: the next survey counts into buffer(pass + 1), cleared above.
@@ -575,11 +648,17 @@ __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
     select_digit<2>(buffer(pass), kappa, s);
   }
 
+  // The mask: a float4 in and a uchar4 out where they cover the image (both
+  // buffers come from cudaMalloc, aligned), the last n % 4 one by one.
   const float lower = bound_below(s.state.lower), upper = bound_above(s.state.upper);
-  for (unsigned i = blockIdx.x * kPersistentThreads + threadIdx.x; i < n; i += gridDim.x * kPersistentThreads) {
-    const float x = values[i];
-    mask[i] = x > lower && x < upper;
+  auto kept = [=](float x) -> unsigned char { return x > lower && x < upper; };
+  const unsigned first = blockIdx.x * kPersistentThreads + threadIdx.x, stride = gridDim.x * kPersistentThreads;
+  const float4* quads = reinterpret_cast<const float4*>(values);
+  for (unsigned q = first; q < n / 4; q += stride) {
+    const float4 v = quads[q];
+    reinterpret_cast<uchar4*>(mask)[q] = make_uchar4(kept(v.x), kept(v.y), kept(v.z), kept(v.w));
   }
+  for (unsigned i = 4 * (n / 4) + first; i < n; i += stride) mask[i] = kept(values[i]);
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   const ClipState& state = s.state;
   const bool empty = state.count == 0;

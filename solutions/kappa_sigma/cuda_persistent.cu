@@ -10,7 +10,8 @@
 // set aside near the last median, or, where the median's bucket is small,
 // one pass gathers it and every block finds the last digits on its own;
 // once the bounds settle, the surveys read only the edges of the kept
-// values, the core's totals kept from the last survey of the image.
+// values, the core's totals kept from the last survey of the image, and
+// the median's bucket stays in shared memory while it lies in that core.
 #include <algorithm>
 #include <stdexcept>
 
@@ -38,7 +39,7 @@ class CudaPersistentKappaSigma final : public kappa_sigma::DeviceSkyRung {
     const unsigned per_sm = image_.size() > (std::size_t{1} << 24) ? 2 : 1;
     blocks_ = std::min(resident_blocks(clip_persistent, kPersistentThreads, (image_.size() + 3) / 4),
                        per_sm * static_cast<unsigned>(properties().multiProcessorCount));
-    d_partials_ = DeviceBuffer<double>(3 * std::size_t{blocks_});
+    d_partials_ = DeviceBuffer<double>(kPartials * std::size_t{blocks_});
     d_histograms_ = DeviceBuffer<unsigned>(3 * std::size_t{kPersistentHistogram});
     // Each block's room for the values its surveys set aside for the
     // refines and for its edges; the median's bucket gathered from every
