@@ -71,7 +71,9 @@ constexpr int kPartials = 4;                // a block's partial totals: count, 
 // A block's shared memory.
 struct PersistentShared {
   unsigned counts[kPersistentHistogram];  // this block's histograms of the pass
-  double warp_sums[kPartials][kPersistentWarps];
+  double warp_sums[2][kPersistentWarps];
+  unsigned warp_counts[2][kPersistentWarps];
+  double warp_partials[kPartials][kPersistentWarps];
   double totals[kPartials];
   unsigned warp_scan[2][kPersistentWarps];
   unsigned found[2], found_rank[2], found_count[2];
@@ -132,23 +134,30 @@ struct ClipScratch {
 // iteration's median is among them while its bounds clip under n/16.
 __device__ __forceinline__ unsigned band_ranks(unsigned count) { return count / 32; }
 
-// The block's totals of four numbers per thread, in s.totals for every
-// thread: shuffles within each warp, then warp 0 over the warps' sums. The
-// order of the additions is fixed, so the bits are the same every run.
-__device__ void block_sums(PersistentShared& s, double a, double b, double c, double d) {
+// The block's totals of two counts and two sums per thread, in s.totals for
+// every thread (counts as doubles): within each warp, then warp 0 over the
+// warps' totals. The counts take one __reduce_add_sync each; the sums go
+// down a tree of shuffles, two a step for a double (with 32 warps an SM
+// that is the shuffle unit's whole load, so no more of them than needed).
+// The order of the additions is fixed, so the bits are the same every run.
+__device__ void block_sums(PersistentShared& s, unsigned count, double sum, double squares, unsigned other) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  double v[kPartials] = {a, b, c, d};
+  double v[2] = {sum, squares};
+  unsigned c[2] = {__reduce_add_sync(0xFFFFFFFFu, count), __reduce_add_sync(0xFFFFFFFFu, other)};
   for (int offset = 16; offset > 0; offset /= 2)
     for (double& x : v) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
-  if (lane == 0)
-    for (int k = 0; k < kPartials; ++k) s.warp_sums[k][warp] = v[k];
+  if (lane == 0) {
+    s.warp_sums[0][warp] = v[0], s.warp_sums[1][warp] = v[1];
+    s.warp_counts[0][warp] = c[0], s.warp_counts[1][warp] = c[1];
+  }
   __syncthreads();
   if (warp == 0) {
-    for (int k = 0; k < kPartials; ++k) v[k] = s.warp_sums[k][lane];
+    v[0] = s.warp_sums[0][lane], v[1] = s.warp_sums[1][lane];
+    c[0] = __reduce_add_sync(0xFFFFFFFFu, s.warp_counts[0][lane]);
+    c[1] = __reduce_add_sync(0xFFFFFFFFu, s.warp_counts[1][lane]);
     for (int offset = 16; offset > 0; offset /= 2)
       for (double& x : v) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
-    if (lane == 0)
-      for (int k = 0; k < kPartials; ++k) s.totals[k] = v[k];
+    if (lane == 0) s.totals[0] = c[0], s.totals[1] = v[0], s.totals[2] = v[1], s.totals[3] = c[1];
   }
   __syncthreads();
 }
@@ -391,21 +400,36 @@ __device__ void gather(const float* __restrict__ values, unsigned n, PersistentS
 // After a survey: the grid's count and sums (the blocks' partial sums added
 // in block order, by every block alike). Returns true when the loop ends:
 // nothing removed by the last pass, or nothing left.
+// Thread t reads block t's partials (and t + 1024's ...: one load each on
+// today's GPUs), only the warps that hold blocks add theirs up by shuffles
+// (a few hundred partials: the other warps would only add zeros), and
+// thread 0 adds the warps' totals in order.
 __device__ bool add_up_survey(const double* partials, PersistentShared& s) {
-  double sums[kPartials] = {0, 0, 0, 0};
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += kPersistentThreads)
-    for (int k = 0; k < kPartials; ++k) sums[k] += partials[kPartials * b + k];
-  block_sums(s, sums[0], sums[1], sums[2], sums[3]);
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int warps = int(min(gridDim.x, unsigned(kPersistentThreads)) + 31) / 32;
+  if (warp < warps) {
+    double v[kPartials] = {0, 0, 0, 0};
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += kPersistentThreads)
+      for (int k = 0; k < kPartials; ++k) v[k] += partials[kPartials * b + k];
+    for (int offset = 16; offset > 0; offset /= 2)
+      for (double& x : v) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
+    if (lane == 0)
+      for (int k = 0; k < kPartials; ++k) s.warp_partials[k][warp] = v[k];
+  }
+  __syncthreads();
   if (threadIdx.x == 0) {
+    double sums[kPartials] = {0, 0, 0, 0};
+    for (int w = 0; w < warps; ++w)
+      for (int k = 0; k < kPartials; ++k) sums[k] += s.warp_partials[k][w];
     ClipState& state = s.state;
-    const auto count = static_cast<unsigned>(s.totals[0]);
-    s.lower_edges = static_cast<unsigned>(s.totals[3]);
+    const auto count = static_cast<unsigned>(sums[0]);
+    s.lower_edges = static_cast<unsigned>(sums[3]);
     state.done = state.iterations > 0 && (count == state.count || count == 0) ? 1 : 0;
     state.count = count;
     if (!state.done) {
-      const double offset = s.totals[1] / count;
+      const double offset = sums[1] / count;
       state.mean = s.sums_shift + offset;
-      state.std = sqrt(fmax(0.0, s.totals[2] / count - offset * offset));
+      state.std = sqrt(fmax(0.0, sums[2] / count - offset * offset));
       state.rank[0] = (count - 1) / 2, state.rank[1] = count / 2;
       state.prefix[0] = state.prefix[1] = 0;
     }
