@@ -40,7 +40,8 @@
 // Last, the surveys themselves stop reading the whole image once the
 // bounds settle. The bounds only ever narrow, so a survey can split the
 // kept values into a core, the values within kCoreWidth × κ × std of the
-// last median (κ × std is the bounds' half-width), and the edges, the rest.
+// last median (κ × std is the bounds' half-width; κ × a robust std from the
+// quartiles where that is less), and the edges, the rest.
 // While the next bounds still hold the whole core, every core value is
 // still kept: its count, sums and histogram are the same as before, and
 // only the edges (about 4 % of the sky) need reading again. Such a survey
@@ -100,6 +101,11 @@ struct PersistentShared {
   // the kept values below the median's bucket.
   unsigned window, window_bucket, window_count, window_split, window_core_below;
   unsigned lower_edges, median_bucket, below_bucket, window_hit;
+  // The buckets of the quartiles (select_digit<0>), and κ × the std they
+  // suggest: the core's half-width is kCoreWidth × the smaller of this and
+  // the bounds' half-width.
+  unsigned quartile_bucket[2];
+  double robust_reach;
   // The median's bucket: 1 when it is gathered (above); the keys, this
   // block's own while the pass runs, then every block's; this block's count
   // and where its keys go in the grid's array.
@@ -316,7 +322,7 @@ __device__ void survey(const float* __restrict__ values, unsigned n, PersistentS
     // lower < core_low <= x <= core_high < upper.
     s.edge_survey = s.has_core && s.core_low > state.lower && s.core_high < state.upper;
     if (!s.edge_survey && state.iterations > 0) {
-      const double reach = kCoreWidth * (state.pass_upper - state.pass_lower) / 2;
+      const double reach = kCoreWidth * fmin((state.pass_upper - state.pass_lower) / 2, s.robust_reach);
       s.core_low = __double2float_ru(state.median - reach), s.core_high = __double2float_rd(state.median + reach);
       s.has_core = 1, s.splits += 1;
     }
@@ -505,14 +511,19 @@ __device__ void select_digit(const unsigned* buffer, double kappa, PersistentSha
   if (pass == 0) {
     // The next survey's band: the top digits of the values ranked
     // band_ranks(count) below the lower middle value and above the upper.
-    const unsigned reach = band_ranks(s.state.count);
+    // And the quartiles' top digits, for robust_reach.
+    const unsigned reach = band_ranks(s.state.count), count = s.state.count;
     const unsigned edges[2] = {ranks[0] > reach ? ranks[0] - reach : 0u,
-                               ranks[1] + reach < s.state.count ? ranks[1] + reach : s.state.count - 1};
+                               ranks[1] + reach < count ? ranks[1] + reach : count - 1};
+    const unsigned quartiles[2] = {count / 4, count - 1 - count / 4};
     unsigned below = inclusive[0];
     for (int b = 0; b < per_thread; ++b) below -= bins[0][b];
     for (int b = 0; b < per_thread; below += bins[0][b], ++b) {
-      if (edges[0] >= below && edges[0] < below + bins[0][b]) s.next_band_low = id * per_thread + b;
-      if (edges[1] >= below && edges[1] < below + bins[0][b]) s.next_band_high = id * per_thread + b;
+      const unsigned bin = id * per_thread + b, end = below + bins[0][b];
+      if (edges[0] >= below && edges[0] < end) s.next_band_low = bin;
+      if (edges[1] >= below && edges[1] < end) s.next_band_high = bin;
+      if (quartiles[0] >= below && quartiles[0] < end) s.quartile_bucket[0] = bin;
+      if (quartiles[1] >= below && quartiles[1] < end) s.quartile_bucket[1] = bin;
     }
   }
   __syncthreads();
@@ -530,6 +541,14 @@ __device__ void select_digit(const unsigned* buffer, double kappa, PersistentSha
       // it, and the kept values below it.
       s.median_bucket = s.found[0] == s.found[1] ? s.found[0] : ~0u;
       s.below_bucket = state.rank[0] - s.found_rank[0];
+      // κ times a robust std, from the quartiles' buckets (wide by up to a
+      // bucket at each end): IQR / 1.349 for Gaussian values. The first
+      // iteration's std is inflated by the sky's sources; a core from it
+      // would be cut at once (NaN or inf at the extreme buckets: fmin
+      // then takes the std).
+      const double iqr = static_cast<double>(key_float((s.quartile_bucket[1] << 21) | 0x1FFFFFu)) -
+                         key_float(s.quartile_bucket[0] << 21);
+      s.robust_reach = kappa * iqr / 1.349;
     }
     state.prefix[0] = s.found[0], state.prefix[1] = s.found[1];
     state.rank[0] = s.found_rank[0], state.rank[1] = s.found_rank[1];
@@ -634,7 +653,7 @@ __global__ void __launch_bounds__(kPersistentThreads, kPersistentBlocksPerSm)
     s.has_core = 0, s.edge_survey = 0, s.block_edges = 0, s.splits = 0;
     s.core_low = -CUDART_INF_F, s.core_high = CUDART_INF_F;  // no core: the first survey splits nothing off
     s.core_totals[0] = s.core_totals[1] = s.core_totals[2] = 0, s.core_shift = s.sums_shift = 0;
-    s.window = 0, s.window_hit = 0, s.lower_edges = 0;
+    s.window = 0, s.window_hit = 0, s.lower_edges = 0, s.robust_reach = CUDART_INF;
     ClipState& state = s.state;
     state.lower = -CUDART_INF, state.upper = CUDART_INF;
     state.pass_lower = state.pass_upper = state.median = state.mean = state.std = 0;
