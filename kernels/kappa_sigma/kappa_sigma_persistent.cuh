@@ -140,16 +140,27 @@ struct ClipScratch {
 // iteration's median is among them while its bounds clip under n/16.
 __device__ __forceinline__ unsigned band_ranks(unsigned count) { return count / 32; }
 
+// A warp's total of a count, in every lane: one instruction (REDUX) from
+// compute capability 8.0 on, a butterfly of shuffles before it.
+__device__ __forceinline__ unsigned warp_count(unsigned x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(0xFFFFFFFFu, x);
+#else
+  for (int offset = 16; offset > 0; offset /= 2) x += __shfl_xor_sync(0xFFFFFFFFu, x, offset);
+  return x;
+#endif
+}
+
 // The block's totals of two counts and two sums per thread, in s.totals for
 // every thread (counts as doubles): within each warp, then warp 0 over the
-// warps' totals. The counts take one __reduce_add_sync each; the sums go
+// warps' totals. The counts take one warp_count each; the sums go
 // down a tree of shuffles, two a step for a double (with 32 warps an SM
 // that is the shuffle unit's whole load, so no more of them than needed).
 // The order of the additions is fixed, so the bits are the same every run.
 __device__ void block_sums(PersistentShared& s, unsigned count, double sum, double squares, unsigned other) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   double v[2] = {sum, squares};
-  unsigned c[2] = {__reduce_add_sync(0xFFFFFFFFu, count), __reduce_add_sync(0xFFFFFFFFu, other)};
+  unsigned c[2] = {warp_count(count), warp_count(other)};
   for (int offset = 16; offset > 0; offset /= 2)
     for (double& x : v) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
   if (lane == 0) {
@@ -159,8 +170,7 @@ __device__ void block_sums(PersistentShared& s, unsigned count, double sum, doub
   __syncthreads();
   if (warp == 0) {
     v[0] = s.warp_sums[0][lane], v[1] = s.warp_sums[1][lane];
-    c[0] = __reduce_add_sync(0xFFFFFFFFu, s.warp_counts[0][lane]);
-    c[1] = __reduce_add_sync(0xFFFFFFFFu, s.warp_counts[1][lane]);
+    c[0] = warp_count(s.warp_counts[0][lane]), c[1] = warp_count(s.warp_counts[1][lane]);
     for (int offset = 16; offset > 0; offset /= 2)
       for (double& x : v) x += __shfl_down_sync(0xFFFFFFFFu, x, offset);
     if (lane == 0) s.totals[0] = c[0], s.totals[1] = v[0], s.totals[2] = v[1], s.totals[3] = c[1];
