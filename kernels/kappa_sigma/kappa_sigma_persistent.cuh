@@ -44,7 +44,7 @@
 // quartiles where that is less), and the edges, the rest.
 // While the next bounds still hold the whole core, every core value is
 // still kept: its count, sums and histogram are the same as before, and
-// only the edges (about 4 % of the sky) need reading again. Such a survey
+// only the edges (about 4 % of a modelled sky) need reading again. Such a survey
 // reads the block's edges, adds the core's totals and, in the select, the
 // core's histogram. Where the bounds cut into the core, the survey reads the
 // whole image again and splits it anew around the new median.
@@ -91,7 +91,7 @@ struct PersistentShared {
   // block's count, sum and sum of squares of its core values, taken with
   // shift core_shift; how many edge values this block holds; the shift of
   // the survey's sums; how many times the image has been split (the core's
-  // histogram is ScratchCore's buffer splits % 2).
+  // histogram is ClipScratch::core_histogram(splits)).
   unsigned has_core, edge_survey, block_edges, splits;
   float core_low, core_high;
   double core_totals[3], core_shift, sums_shift;
