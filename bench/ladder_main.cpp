@@ -295,10 +295,17 @@ Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, cons
     ceilings.host_measurement = measure_host_bandwidth();
     ceilings.host_bytes_per_s = ceilings.host_measurement.bytes_per_s;
     ceilings.host_scaling = measure_host_scaling();
+    ceilings.host_fp32_operations_per_s = measure_host_fp32_rate();
   }
   std::cerr << "  host memory bandwidth: " << gigabytes_per_s(ceilings.host_bytes_per_s)
             << (ceilings.host_measurement.kernel.empty() ? " (given)" : " (" + ceilings.host_measurement.kernel + ")")
             << '\n';
+  if (ceilings.host_fp32_operations_per_s > 0) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(1) << "  host FP32 rate: " << ceilings.host_fp32_operations_per_s / 1e9
+         << " GFLOP/s (multiply-adds in registers on every thread, the widest vector unit)\n";
+    std::cerr << text.str();
+  }
   if (const HostScaling& scaling = ceilings.host_scaling; scaling.threads > 1) {
     std::ostringstream text;
     text << std::fixed << std::setprecision(0) << "  host scaling, 1 to " << scaling.threads

@@ -221,7 +221,7 @@ def ceiling_cell(row):
     time the bytes need over the link (pinned rates measured in the same run).
     A rung whose compute() makes the copies itself (cuda_streams) is measured
     by the second figure."""
-    text = percent(row["fraction_of_ceiling_compute"]) + (" of FP32" if row["ceiling"] == "device FP32 rate" else "")
+    text = percent(row["fraction_of_ceiling_compute"]) + (" of FP32" if row["ceiling"] in ("host FP32 rate", "device FP32 rate") else "")
     transfer = row["fraction_of_ceiling_transfer"]
     if row["device_kind"] == "gpu" and transfer is not None:
         text += f" / {percent(transfer)} of PCIe"

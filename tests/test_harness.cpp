@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "ladder/error.hpp"
@@ -325,6 +326,16 @@ TEST(CeilingFractionTest, EachRowIsJudgedAgainstTheCeilingOfWhatBoundsIt) {
   EXPECT_DOUBLE_EQ(fp32.ceiling_operations_per_s, 60e12);
   EXPECT_EQ(fp32.ceiling_bytes_per_s, 0);
   EXPECT_DOUBLE_EQ(*fp32.compute, 0.5);
+  // On the host: its memory bandwidth while no FP32 rate is measured, then
+  // operations over the FP32 rate, both figures.
+  EXPECT_EQ(fraction_of_ceiling(ceilings, Backend::openmp, DeviceKind::cpu, work, timings).ceiling,
+            "host memory bandwidth");
+  ceilings.host_fp32_operations_per_s = 100e12;
+  CeilingFraction host_fp32 = fraction_of_ceiling(ceilings, Backend::openmp, DeviceKind::cpu, work, timings);
+  EXPECT_EQ(host_fp32.ceiling, "host FP32 rate");
+  EXPECT_DOUBLE_EQ(host_fp32.ceiling_operations_per_s, 100e12);
+  EXPECT_DOUBLE_EQ(*host_fp32.compute, 0.3);
+  EXPECT_DOUBLE_EQ(*host_fp32.transfer, 0.3);
   // The same on OpenCL, where no FP32 rate is measured: the copy bandwidth,
   // and no transfer bound (the link is measured for CUDA only).
   CeilingFraction opencl = fraction_of_ceiling(ceilings, Backend::opencl, DeviceKind::gpu, work, timings);
@@ -334,6 +345,15 @@ TEST(CeilingFractionTest, EachRowIsJudgedAgainstTheCeilingOfWhatBoundsIt) {
   // No device ceilings measured: nothing to divide by.
   ceilings.cuda.reset();
   EXPECT_FALSE(fraction_of_ceiling(ceilings, Backend::cuda, DeviceKind::gpu, work, timings).compute.has_value());
+}
+
+TEST(CeilingFractionTest, TheHostFp32RateIsMeasuredOnEveryThread) {
+  // Finite, and above 10 MFLOP/s whatever the build: a sanitizer build at
+  // -O0 does 300 MFLOP/s on the 2-core development machine, a release
+  // build about 350 GFLOP/s.
+  const double rate = measure_host_fp32_rate();
+  EXPECT_TRUE(std::isfinite(rate));
+  EXPECT_GT(rate, 1e7);
 }
 
 TEST(HarnessMemoryTest, EachProblemPredictsWhatItsCasesAllocateAndAtMost20TimesThat) {

@@ -190,6 +190,7 @@ nlohmann::json run_context(const RunOptions& options, const TimingPolicy& policy
         {"host_kernels_bytes_per_s", ceilings.host_measurement.kernels},
         {"host_best_over_median", ceilings.host_measurement.best_over_median},
         {"host_scaling", scaling_json(ceilings.host_scaling)},
+        {"host_fp32_operations_per_s", ceilings.host_fp32_operations_per_s},
         {"cuda", ceilings_json(ceilings.cuda)},
         {"opencl", ceilings_json(ceilings.opencl)}}}};
   return context;

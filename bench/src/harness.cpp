@@ -495,13 +495,16 @@ nlohmann::json to_json(const RungTimings& t) {
 }  // namespace
 
 // First which ceiling (an all-FP32 problem moves few bytes per operation:
-// its bandwidth fraction would say nothing), then the work over the time
-// over that ceiling.
+// its bandwidth fraction would say nothing; the host's FP32 rate or the
+// GPU's where measured), then the work over the time over that ceiling.
 CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, DeviceKind kind, const Work& work,
                                     const RungTimings& timings) {
   CeilingFraction fraction;
   const auto& device = backend == Backend::cuda ? ceilings.cuda : ceilings.opencl;
-  if (kind == DeviceKind::cpu) {
+  if (kind == DeviceKind::cpu && work.fp32_bound && ceilings.host_fp32_operations_per_s > 0) {
+    fraction.ceiling = "host FP32 rate";
+    fraction.ceiling_operations_per_s = ceilings.host_fp32_operations_per_s;
+  } else if (kind == DeviceKind::cpu) {
     fraction.ceiling = "host memory bandwidth";
     fraction.ceiling_bytes_per_s = ceilings.host_bytes_per_s;
   } else if (device && work.fp32_bound && device->fp32_operations_per_s > 0) {

@@ -102,6 +102,15 @@ struct HostScaling {
 };
 HostScaling measure_host_scaling();
 
+// The host's FP32 rate, operations per second (a multiply-add counts 2),
+// as the GPU's is measured: every thread multiply-adds 256 independent
+// floats held in registers (enough in flight for two FMA units), the best
+// of many short timings after a warm-up. It is compiled for the widest
+// vector unit the CPU has (LADDER_WIDEST_VECTORS: AVX-512, AVX2 with FMA
+// or SSE2 on x86-64, chosen when the program starts, as convolution's
+// serial row is): the machine's peak, not the baseline the build targets.
+double measure_host_fp32_rate();
+
 // The threads the next OpenMP parallel region gets; 1 in a build without OpenMP.
 int openmp_threads();
 
@@ -130,6 +139,7 @@ struct Ceilings {
   int host_threads = 0;
   HostBandwidth host_measurement;  // empty when the ceiling was given (--host-bandwidth)
   HostScaling host_scaling;        // measured with the host bandwidth
+  double host_fp32_operations_per_s = 0;  // measured with the host bandwidth (0 where it was given)
   std::optional<DeviceCeilings> cuda;
   std::optional<DeviceCeilings> opencl;
 };
@@ -190,8 +200,8 @@ struct RungTimings {
 
 // The rung's figures over the ceiling of the device it ran on: the host's
 // memory bandwidth for a CPU row; a GPU's copy bandwidth; or, for a problem
-// whose work is all FP32 multiply-adds (Work::fp32_bound), the GPU's FP32
-// rate where it was measured. A CUDA row's transfer-inclusive figure is over
+// whose work is all FP32 multiply-adds (Work::fp32_bound), the host's or
+// the GPU's FP32 rate where it was measured. A CUDA row's transfer-inclusive figure is over
 // its copies' bound at the link's measured rate (transfer_bound).
 CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, DeviceKind kind, const Work& work,
                                     const RungTimings& timings);
