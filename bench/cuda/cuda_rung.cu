@@ -175,7 +175,7 @@ __global__ void read_every_line(const uint4* buffer, std::size_t count, unsigned
 // kernel's first reads then also writes a line of the memset back to
 // memory: up to an L2's worth of writes charged to a kernel that wrote
 // nothing (measured on the H100:
-// reports/experiments/2026-11-26-h100-l2-eviction-by-reading).
+// b4b7612:reports/experiments/2026-11-26-h100-l2-eviction-by-reading).
 //
 // Queued, not waited for: timed_compute() then records its start event and
 // queues compute()'s launches while the eviction still runs, so that the
