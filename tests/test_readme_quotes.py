@@ -6,7 +6,8 @@ either as a link to a run in the tree, `[...](path/to/reports/runs/DIR)`, or as
 a record that left the tree, `` `REV:reports/experiments/DIR` `` (what `git show`
 takes: the folder as commit REV holds it). Every time figure (`637 µs`,
 `2.40 ms`, `3.60 s`) in a table row after it, up to the next heading or the
-next such reference, is a figure of that run. Such a figure must equal, to the
+next such reference, is a figure of that run; a table row that names a run
+itself is checked against that run. Such a figure must equal, to the
 digits shown, some number in the run's files: the results JSON (seconds, or
 milliseconds in keys ending `_ms`), the peers' JSON lines, or a time printed in
 the run's logs.
@@ -107,8 +108,9 @@ def main():
                     failures.append(f"{readme.relative_to(source)}:{number}: {run} is not in this clone's history "
                                     "(a shallow clone? git fetch --unshallow)")
                     run = None
-                continue
-            link = RUN_LINK.search(line)
+                if not line.startswith("|"):
+                    continue  # a table row that names its record is checked against it, below
+            link = None if record else RUN_LINK.search(line)
             if link:
                 run = (readme.parent / link.group(1)).resolve()
                 if not run.exists():
@@ -116,7 +118,8 @@ def main():
                     run = None
                     continue
                 times = times_of_run(run)
-                continue
+                if not line.startswith("|"):
+                    continue
             if line.startswith("#"):
                 run = None  # a section quotes its own run only
                 continue
