@@ -1042,6 +1042,9 @@ Arguments parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace ladder;
   try {
+    relaunch_with_ranks(argc, argv);  // --ranks N: this command again, as N ranks under mpirun
+    // Under mpirun, every rank but 0 follows rank 0's MPI rungs instead (ladder/mpi.hpp).
+    if (const std::optional<int> follower_status = start_mpi_rank()) return *follower_status;
     Arguments args = parse(argc, argv);
     if (asks_for_help(args.command) || args.flag("--help")) {
       std::cout << usage();

@@ -2,7 +2,7 @@
 # when it is missing) or OFF. The configure output says what was found and
 # what was skipped, and why.
 set(LADDER_BACKEND_VALUES AUTO ON OFF)
-foreach(backend OPENMP OPENCL CUDA)
+foreach(backend OPENMP OPENCL CUDA MPI)
   set(LADDER_${backend} AUTO CACHE STRING "Build the ${backend} rungs: AUTO, ON or OFF")
   set_property(CACHE LADDER_${backend} PROPERTY STRINGS ${LADDER_BACKEND_VALUES})
   string(TOUPPER "${LADDER_${backend}}" LADDER_${backend})
@@ -66,8 +66,20 @@ if(NOT LADDER_CUDA STREQUAL "OFF")
     message(STATUS "hpc-ladder: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES}")
   endif()
   ladder_backend_result(CUDA "${CMAKE_CUDA_COMPILER}" "nvcc was not found (set CUDACXX or put nvcc on PATH)")
+  # What a build without CUDA tells the user of each skipped CUDA rung (bench/src/no_cuda.cpp).
+  set(LADDER_NO_CUDA_REASON "nvcc was not found")
 else()
   message(STATUS "hpc-ladder: CUDA rungs skipped: LADDER_CUDA=OFF")
+  set(LADDER_NO_CUDA_REASON "LADDER_CUDA=OFF")
+endif()
+
+# MPI for the distributed rungs (Open MPI from Debian: openmpi-bin, libopenmpi-dev).
+if(NOT LADDER_MPI STREQUAL "OFF")
+  find_package(MPI COMPONENTS CXX)
+  ladder_backend_result(MPI "${MPI_CXX_FOUND}" "no MPI found (Debian: openmpi-bin libopenmpi-dev)")
+  find_program(LADDER_MPIEXEC NAMES mpirun mpiexec HINTS ${MPIEXEC_EXECUTABLE})
+else()
+  message(STATUS "hpc-ladder: MPI rungs skipped: LADDER_MPI=OFF")
 endif()
 
 # Warnings for every target of the project.

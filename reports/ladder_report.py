@@ -568,12 +568,26 @@ def merged_ladder(results):
 
 
 def overview_chart(results, directory, written):
+    fig = overview_figure(results)
+    if fig is None:
+        return None
+    save(fig, directory, "overview", written)
+    return "overview"
+
+
+def overview_figure(results):
+    """Every exercise's ladder against naive, one column per rung that ran; None when nothing ran."""
     fig, axis = plt.subplots(figsize=(9, 4.5))
-    order = merged_ladder(results)
+    # Only the rungs that ran somewhere in this run get a column: on a machine without a GPU the CUDA rungs
+    # are skipped in every exercise, and a dozen empty columns would say nothing.
+    ran = {row["rung"] for entry in results["results"] for row in entry["rungs"]
+           if figure(row, "speedup", "vs_naive", "compute")}
+    order = [rung for rung in merged_ladder(results) if rung in ran]
     plotted = False
     exercises = [entry["exercise"] for entry in results["results"]]
     for entry in results["results"]:
-        points = [(order.index(row["rung"]), figure(row, "speedup", "vs_naive", "compute")) for row in entry["rungs"]]
+        points = [(order.index(row["rung"]), figure(row, "speedup", "vs_naive", "compute"))
+                  for row in entry["rungs"] if row["rung"] in ran]
         points = [(x, v) for x, v in points if v]
         if not points:
             continue
@@ -592,8 +606,7 @@ def overview_chart(results, directory, written):
     axis.set_title("Every exercise's ladder (skipped and failed rungs are left out)")
     axis.grid(which="both", alpha=0.3)
     axis.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the lines, not over them
-    save(fig, directory, "overview", written)
-    return "overview"
+    return fig
 
 
 def best_cpu_overview_chart(results, directory, written):

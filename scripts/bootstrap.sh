@@ -12,6 +12,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers             # OpenCL through the ICD loader
   pocl-opencl-icd clinfo                        # an OpenCL platform on the CPU
   oclgrind                                      # a simulated OpenCL device that finds races (ladder check --race)
+  openmpi-bin libopenmpi-dev                    # MPI for the distributed rungs (ladder run --ranks N)
   python3 python3-numpy python3-jsonschema      # NumPy and schema tests
   libcfitsio-dev                                # FITS input for `ladder solve` (optional)
   python3-matplotlib                            # ladder report: charts

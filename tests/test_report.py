@@ -229,6 +229,21 @@ with tempfile.TemporaryDirectory() as directory:
                     outside.append(text.get_text())
         return outside
 
+    # The overview's columns are the rungs that ran: on a machine without a GPU no column stands empty.
+    h100 = json.loads(Path(fixture).read_text())
+    columns = [label.get_text() for label in ladder_report.overview_figure(h100).axes[0].get_xticklabels()]
+    check("cuda" in columns, f"the H100 fixture's overview should have its cuda column: {columns}")
+    no_gpu = json.loads(json.dumps(h100))
+    for entry in no_gpu["results"]:
+        for row in entry["rungs"]:
+            if row["rung"].startswith("cuda"):
+                row.update(status="skipped", reason="no NVIDIA GPU on this machine")
+                row.pop("timings", None)
+    columns = [label.get_text() for label in ladder_report.overview_figure(no_gpu).axes[0].get_xticklabels()]
+    check(columns and not any(name.startswith("cuda") for name in columns) and "naive" in columns,
+          f"the overview of a run without CUDA rungs should have no CUDA column: {columns}")
+    ladder_report.plt.close("all")
+
     entry = json.loads(json.dumps(with_peers["results"][0]))
     ran = [peer for peer in entry["peers"] if peer["status"] == "ok"]  # CuPy is skipped without a GPU
     figure = ladder_report.speedup_figure(entry)

@@ -37,6 +37,7 @@ std::string backend_name(Backend backend) {
     case Backend::openmp: return "openmp";
     case Backend::opencl: return "opencl";
     case Backend::cuda: return "cuda";
+    case Backend::mpi: return "mpi";
   }
   return "?";
 }
@@ -81,6 +82,7 @@ Backend backend_of(const std::string& rung) {
   if (rung.rfind("cuda", 0) == 0) return Backend::cuda;
   if (rung.rfind("opencl", 0) == 0) return Backend::opencl;
   if (rung.rfind("openmp", 0) == 0) return Backend::openmp;
+  if (rung.rfind("mpi", 0) == 0) return Backend::mpi;
   return Backend::host;
 }
 
@@ -95,6 +97,7 @@ Availability backend_availability(Backend backend, const RunOptions& options) {
 #endif
     case Backend::opencl: return opencl_availability(options);
     case Backend::cuda: return cuda_availability(options);
+    case Backend::mpi: return mpi_availability();
   }
   return {false, "unknown backend"};
 }

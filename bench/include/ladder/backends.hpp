@@ -1,6 +1,8 @@
 #pragma once
 // What each device backend can tell the harness, with or without the
 // backend built. Implemented in bench/cuda and bench/opencl, or as stubs.
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "ladder/registry.hpp"
@@ -9,6 +11,15 @@ namespace ladder {
 
 Availability cuda_availability(const RunOptions& options);
 Availability opencl_availability(const RunOptions& options);
+Availability mpi_availability();
+
+// At start-up, under mpirun: every rank but 0 follows rank 0's MPI rungs and
+// returns its exit status when rank 0 is done; rank 0 (and a process not
+// started by mpirun) gets nullopt and runs the command. bench/mpi, or a stub.
+std::optional<int> start_mpi_rank();
+// `--ranks N` on the command line: runs the same command as N MPI ranks under
+// mpirun (and does not return); without it, returns at once.
+void relaunch_with_ranks(int argc, char** argv);
 
 // For `ladder devices` and the results' context.
 nlohmann::json cuda_devices();

@@ -5,8 +5,8 @@
 //   LADDER_REGISTER_RUNG(vector_add, cuda, CudaVectorAdd);
 //
 // The backend is the one the rung's base class names (Type::kBackend:
-// HostRung, OpenMpRung, OpenClRung, CudaRung); the rung's name must start
-// with it (cuda..., opencl..., openmp...; any other name is a host rung),
+// HostRung, OpenMpRung, OpenClRung, CudaRung, MpiRung); the rung's name must
+// start with it (cuda..., opencl..., openmp..., mpi...; any other name is a host rung),
 // because a rung that is not built here is still listed by its name.
 //
 // Rungs belong to a track: "solutions" (solutions/, the worked rungs) or
@@ -27,6 +27,8 @@ struct RungContext {
   Params params;
   RunOptions options;
   std::string track = kSolutionsTrack;  // where OpenCL rungs find their kernel sources
+  std::string exercise = "";  // set by the registration: the rung's own names
+  std::string rung = "";
 };
 
 struct RungEntry {
@@ -72,6 +74,12 @@ namespace detail {
 struct Registrar {
   explicit Registrar(std::function<void()> action) { action(); }
 };
+// The context a registered rung is made with: the caller's, with the rung's own names.
+inline RungContext named(RungContext context, const char* exercise, const char* rung) {
+  context.exercise = exercise;
+  context.rung = rung;
+  return context;
+}
 }  // namespace detail
 
 }  // namespace ladder
@@ -91,6 +99,7 @@ struct Registrar {
   static const ::ladder::detail::Registrar LADDER_CONCAT(ladder_rung_, __LINE__)([] {   \
     ::ladder::register_rung({LADDER_TRACK, #exercise, #rung, Type::kBackend,            \
                              [](const ::ladder::RungContext& context) {                 \
-                               return std::unique_ptr<::ladder::Rung>(new Type(context)); \
+                               return std::unique_ptr<::ladder::Rung>(                  \
+                                   new Type(::ladder::detail::named(context, #exercise, #rung))); \
                              }});                                                       \
   })

@@ -15,7 +15,7 @@
 
 namespace ladder {
 
-enum class Backend { host, openmp, opencl, cuda };
+enum class Backend { host, openmp, opencl, cuda, mpi };
 std::string backend_name(Backend backend);
 
 enum class DeviceKind { cpu, gpu };

@@ -1,0 +1,78 @@
+#pragma once
+// MpiRung: a rung whose work is shared by the ranks of an MPI job, one
+// process per rank (docs/design.md, "Many devices").
+//
+// The harness runs on rank 0 only, as for every rung. Each of the four steps
+// it calls there is announced to the other ranks, which wait in
+// follow_rank_zero() and take the same step, so that a rung is written as one
+// SPMD program, the same code on every rank:
+//   prepare_ranks  - untimed set-up; rank 0 has the harness's arrays
+//   scatter        - upload: rank 0 sends each rank its part of the inputs
+//   compute_ranks  - each rank's work and the communication it cannot do
+//                    without while computing (a halo, an allreduce)
+//   gather         - download: the output back to rank 0
+// Compute-only time is then "the work, where the data already is, with its
+// communication", ended by a barrier, so that it is the slowest rank's.
+//
+// A rank that fails stops the job (MPI_Abort): a distributed run never hangs.
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+
+#include "ladder/registry.hpp"
+
+namespace ladder {
+
+class MpiRung : public Rung {
+ public:
+  static constexpr Backend kBackend = Backend::mpi;
+
+  // On rank 0, also tells the other ranks to make the same rung.
+  explicit MpiRung(const RungContext& context);
+  ~MpiRung() override;
+
+  // The harness's steps, on rank 0: each is announced, then taken on every rank.
+  void prepare(const Arrays& inputs, Arrays& outputs) final;
+  void upload() final;
+  void compute() final;
+  void download() final;
+  double timed_compute() final;
+  std::string device_name() const override;
+  DeviceKind device_kind() const override { return DeviceKind::cpu; }
+
+  // What a rank other than 0 runs: make and step the rungs rank 0 announces.
+  // Called by follow_rank_zero(); not for rungs.
+  enum class Step : int { make, prepare, upload, compute, download, destroy, quit };
+  void take_step(Step step, const Arrays* inputs, Arrays* outputs);
+
+ protected:
+  // The rung's SPMD program. `inputs` and `outputs` are the harness's host
+  // arrays on rank 0 and nullptr on every other rank.
+  virtual void prepare_ranks(const Arrays* inputs, Arrays* outputs) = 0;
+  virtual void scatter() {}
+  virtual void compute_ranks() = 0;
+  virtual void gather() {}
+
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
+  MPI_Comm communicator() const { return MPI_COMM_WORLD; }
+
+ private:
+  int rank_ = 0;
+  int ranks_ = 1;
+};
+
+// Every MPI call's status, checked: a failure names the call and MPI's message.
+void mpi_check(int status, const char* call);
+#define LADDER_MPI(call) ::ladder::mpi_check((call), #call)
+
+// The element range [begin, end) of `rank`'s part when n elements are shared
+// by `ranks` as evenly as can be (the first n % ranks ranks have one more).
+struct Part {
+  long long begin = 0, end = 0;
+  long long size() const { return end - begin; }
+};
+Part part_of(long long n, int rank, int ranks);
+
+}  // namespace ladder

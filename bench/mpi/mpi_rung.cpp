@@ -1,0 +1,276 @@
+// The MPI backend: rank 0 runs the harness, the other ranks follow it
+// (ladder/mpi.hpp). Every announcement is one broadcast from rank 0: a step
+// and, for `make`, the rung's names and parameters as JSON.
+#include "ladder/mpi.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ladder/backends.hpp"
+#include "ladder/error.hpp"
+
+namespace ladder {
+
+namespace {
+
+// Launched by mpirun (Open MPI or any PMIx launcher) rather than run alone.
+bool launched_by_mpirun() {
+  return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMIX_RANK") != nullptr;
+}
+
+int world_rank() {
+  int rank = 0;
+  LADDER_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+  return rank;
+}
+
+int world_size() {
+  int size = 1;
+  LADDER_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
+  return size;
+}
+
+// On rank 0, at exit: the other ranks are told to stop, then MPI ends.
+void finish_on_rank_zero();
+
+// MPI is started once per process: at start-up under mpirun, else by the
+// first MpiRung (a job of one rank, as `ladder check` without mpirun is).
+void ensure_mpi() {
+  int started = 0;
+  LADDER_MPI(MPI_Initialized(&started));
+  if (started) return;
+  int provided = 0;
+  LADDER_MPI(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided));
+  if (world_rank() == 0) std::atexit(finish_on_rank_zero);
+}
+
+struct Announcement {
+  MpiRung::Step step;
+  std::string text;
+};
+
+// Rank 0's side of an announcement. Nonblocking broadcasts on both sides:
+// a blocking and a nonblocking collective do not match in MPI.
+void announce(MpiRung::Step step, const std::string& text = "") {
+  long long header[2] = {static_cast<long long>(step), static_cast<long long>(text.size())};
+  MPI_Request request;
+  LADDER_MPI(MPI_Ibcast(header, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD, &request));
+  LADDER_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
+  if (!text.empty())
+    LADDER_MPI(MPI_Bcast(const_cast<char*>(text.data()), static_cast<int>(text.size()), MPI_CHAR, 0, MPI_COMM_WORLD));
+}
+
+// The other ranks' side. While announcements come quickly (a rung's timed
+// repetitions) it spins, so that a step starts within microseconds; after a
+// second without one it sleeps between polls, so that a rank waiting through
+// the other rungs' runs does not take a core from them.
+Announcement await_announcement() {
+  long long header[2] = {0, 0};
+  MPI_Request request;
+  LADDER_MPI(MPI_Ibcast(header, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD, &request));
+  const auto since = std::chrono::steady_clock::now();
+  for (int done = 0; !done;) {
+    LADDER_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (!done && std::chrono::steady_clock::now() - since > std::chrono::seconds(1))
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  Announcement announcement{static_cast<MpiRung::Step>(header[0]), std::string(header[1], '\0')};
+  if (header[1] > 0)
+    LADDER_MPI(MPI_Bcast(announcement.text.data(), static_cast<int>(header[1]), MPI_CHAR, 0, MPI_COMM_WORLD));
+  return announcement;
+}
+
+void finish_on_rank_zero() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  if (world_size() > 1) announce(MpiRung::Step::quit);
+  MPI_Finalize();
+}
+
+// A failure on one rank while the others wait in a collective would hang
+// the job: it is reported, and every rank is stopped.
+[[noreturn]] void abort_job(const std::string& where, const std::exception& error) {
+  std::cerr << "ladder: rank " << world_rank() << " of " << world_size() << " failed in " << where << ": "
+            << error.what() << "; stopping every rank\n";
+  std::cerr.flush();
+  MPI_Abort(MPI_COMM_WORLD, 3);
+  std::_Exit(3);
+}
+
+}  // namespace
+
+void mpi_check(int status, const char* call) {
+  if (status == MPI_SUCCESS) return;
+  char message[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(status, message, &length);
+  throw DeviceError(std::string(call) + " failed: " + std::string(message, length));
+}
+
+Part part_of(long long n, int rank, int ranks) {
+  const long long base = n / ranks, extra = n % ranks;
+  const long long begin = rank * base + std::min<long long>(rank, extra);
+  return {begin, begin + base + (rank < extra ? 1 : 0)};
+}
+
+std::string host_cpu_model();  // host_rung.cpp
+
+Availability mpi_availability() { return {true, ""}; }
+
+MpiRung::MpiRung(const RungContext& context) {
+  ensure_mpi();
+  rank_ = world_rank();
+  ranks_ = world_size();
+  if (rank_ == 0 && ranks_ > 1) {
+    const nlohmann::json made = {{"exercise", context.exercise}, {"rung", context.rung},
+                                 {"track", context.track},       {"params", context.params.values()},
+                                 {"threads", context.options.threads}};
+    announce(Step::make, made.dump());
+  }
+}
+
+MpiRung::~MpiRung() {
+  if (rank_ == 0 && ranks_ > 1) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) announce(Step::destroy);
+  }
+}
+
+void MpiRung::take_step(Step step, const Arrays* inputs, Arrays* outputs) {
+  const char* names[] = {"make", "prepare", "upload", "compute", "download", "destroy", "quit"};
+  if (rank_ == 0 && ranks_ > 1) announce(step);
+  try {
+    switch (step) {
+      case Step::prepare: prepare_ranks(inputs, outputs); break;
+      case Step::upload: scatter(); break;
+      case Step::compute:
+        compute_ranks();
+        LADDER_MPI(MPI_Barrier(MPI_COMM_WORLD));  // the slowest rank's time, not rank 0's
+        break;
+      case Step::download: gather(); break;
+      default: break;
+    }
+  } catch (const std::exception& error) {
+    if (ranks_ == 1) throw;  // alone, nobody waits: the harness reports it as any rung's failure
+    abort_job(std::string("the ") + names[static_cast<int>(step)] + " step of an MPI rung", error);
+  }
+}
+
+void MpiRung::prepare(const Arrays& inputs, Arrays& outputs) { take_step(Step::prepare, &inputs, &outputs); }
+void MpiRung::upload() { take_step(Step::upload, nullptr, nullptr); }
+void MpiRung::compute() { take_step(Step::compute, nullptr, nullptr); }
+void MpiRung::download() { take_step(Step::download, nullptr, nullptr); }
+
+double MpiRung::timed_compute() {
+  const double start = MPI_Wtime();
+  compute();
+  return MPI_Wtime() - start;
+}
+
+std::string MpiRung::device_name() const {
+  return std::to_string(ranks_) + " MPI rank" + (ranks_ == 1 ? "" : "s") + " on " + host_cpu_model();
+}
+
+// `ladder run ... --ranks N`: the same command again, as N ranks under mpirun.
+void relaunch_with_ranks(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::optional<int> ranks;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string value;
+    if (args[i] == "--ranks" && i + 1 < args.size()) {
+      value = args[i + 1];
+      args.erase(args.begin() + i, args.begin() + i + 2);
+    } else if (args[i].rfind("--ranks=", 0) == 0) {
+      value = args[i].substr(8);
+      args.erase(args.begin() + i);
+    } else if (args[i] == "--ranks") {
+      throw UsageError("--ranks needs a number of ranks, e.g. --ranks 2");
+    } else {
+      continue;
+    }
+    char* end = nullptr;
+    const long n = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || n < 1 || n > 1024)
+      throw UsageError("--ranks " + value + ": give a number of MPI ranks from 1 to 1024");
+    ranks = static_cast<int>(n);
+    break;
+  }
+  if (!ranks) return;
+  if (launched_by_mpirun()) throw UsageError("--ranks starts mpirun itself: use it without mpirun, or mpirun without it");
+  std::vector<std::string> command = {"mpirun", "-np", std::to_string(*ranks)};
+#ifdef OPEN_MPI
+  command.push_back("--oversubscribe");  // more ranks than cores is allowed, if slow
+  // Open MPI refuses to run as root unless told: containers and CI often are root.
+  if (geteuid() == 0) {
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+  }
+#endif
+  char self[4096];
+  const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (length <= 0) throw UsageError("--ranks: cannot tell where this ladder program is (/proc/self/exe)");
+  command.push_back(std::string(self, static_cast<std::size_t>(length)));
+  command.insert(command.end(), args.begin(), args.end());
+  std::vector<char*> exec_args;
+  for (auto& arg : command) exec_args.push_back(arg.data());
+  exec_args.push_back(nullptr);
+  std::cout.flush();
+  execvp("mpirun", exec_args.data());
+  throw UsageError("--ranks: could not start mpirun (" + std::string(std::strerror(errno)) +
+                   "; Debian: apt-get install openmpi-bin)");
+}
+
+std::optional<int> start_mpi_rank() {
+  if (!launched_by_mpirun()) return std::nullopt;
+  ensure_mpi();
+  if (world_rank() == 0) return std::nullopt;  // rank 0 runs the command as usual
+  // Every other rank: make and step the rungs rank 0 announces, until it says quit.
+  std::unique_ptr<Rung> rung;
+  try {
+    for (;;) {
+      Announcement announcement = await_announcement();
+      switch (announcement.step) {
+        case MpiRung::Step::make: {
+          const auto made = nlohmann::json::parse(announcement.text);
+          RungContext context;
+          context.exercise = made.at("exercise").get<std::string>();
+          context.rung = made.at("rung").get<std::string>();
+          context.track = made.at("track").get<std::string>();
+          context.params = Params(made.at("params").get<std::map<std::string, std::string>>());
+          context.options.threads = made.at("threads").get<int>();
+          const RungEntry* entry = find_rung(context.exercise, context.rung, context.track);
+          if (!entry) throw UsageError("rank 0 asked for " + context.exercise + "'s rung " + context.rung +
+                                       ", which this rank's build does not have");
+          rung = entry->make(context);
+          break;
+        }
+        case MpiRung::Step::destroy: rung.reset(); break;
+        case MpiRung::Step::quit:
+          rung.reset();
+          MPI_Finalize();
+          return 0;
+        default:
+          if (!rung) throw UsageError("rank 0 announced a step before making a rung");
+          static_cast<MpiRung&>(*rung).take_step(announcement.step, nullptr, nullptr);
+      }
+    }
+  } catch (const std::exception& error) {
+    abort_job("following rank 0", error);
+  }
+}
+
+}  // namespace ladder

@@ -1,0 +1,18 @@
+// Stands in for bench/mpi when the project is built without MPI.
+#include <string>
+
+#include "ladder/backends.hpp"
+#include "ladder/error.hpp"
+
+namespace ladder {
+
+Availability mpi_availability() {
+  return {false, "built without MPI (LADDER_MPI: no MPI found, or the option is OFF; Debian: libopenmpi-dev)"};
+}
+std::optional<int> start_mpi_rank() { return std::nullopt; }
+void relaunch_with_ranks(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]).rfind("--ranks", 0) == 0) throw UsageError("--ranks: " + mpi_availability().reason);
+}
+
+}  // namespace ladder
