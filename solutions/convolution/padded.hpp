@@ -37,10 +37,15 @@ class PaddedConvolution {
   }
 
   // Output row y, from the padded image (all of it copied in first).
-  void output_row(long y) const { widest_output_row(*this, y); }
+  void output_row(long y) const {
+    const long out_width = width_ + columns_ - 1;
+    convolve_row(padded_.data() + y * padded_width_, padded_width_, kernel_, rows_, columns_, output_ + y * out_width,
+                 out_width);
+  }
 
- private:
-  // Compiled for AVX-512, AVX2 and plain x86-64, the processor's widest
+  // One output row of out_width floats from the K padded rows that start at
+  // `in`, each padded_width floats apart (the mpi rung calls it on its own
+  // part). Compiled for AVX-512, AVX2 and plain x86-64, the processor's widest
   // picked when the program starts (ladder/widest_vectors.hpp): the inner
   // loop is then 8 or 16 floats a step instead of SSE2's 4, and with AVX2
   // the compiler fuses each multiply and add into one rounding, so the
@@ -52,24 +57,24 @@ class PaddedConvolution {
   // A whole row does at 2048² (8 KiB), not at 8192² (32 KiB): there every
   // pass streamed the row through L2, and serial took 2.2× OpenCV's
   // filter2D on the H200 machine's Xeon.
-  static constexpr long kBlock = 1024;
-  LADDER_WIDEST_VECTORS static void widest_output_row(const PaddedConvolution& self, long y) {
-    const long out_width = self.width_ + self.columns_ - 1;
-    float* out = self.output_ + y * out_width;
+  LADDER_WIDEST_VECTORS static void convolve_row(const float* in, long padded_width, const float* kernel, long rows,
+                                                 long columns, float* out, long out_width) {
     std::fill(out, out + out_width, 0.0f);
     for (long x0 = 0; x0 < out_width; x0 += kBlock) {
       const long x1 = std::min(out_width, x0 + kBlock);
       // Output (y, x) reads padded (y + a, x + b) with weight kernel[K-1-a][L-1-b].
-      for (long a = 0; a < self.rows_; ++a) {
-        const float* in = self.padded_.data() + (y + a) * self.padded_width_;
-        for (long b = 0; b < self.columns_; ++b) {
-          const float w = self.kernel_[(self.rows_ - 1 - a) * self.columns_ + (self.columns_ - 1 - b)];
-          for (long x = x0; x < x1; ++x) out[x] += w * in[x + b];
+      for (long a = 0; a < rows; ++a) {
+        const float* row = in + a * padded_width;
+        for (long b = 0; b < columns; ++b) {
+          const float w = kernel[(rows - 1 - a) * columns + (columns - 1 - b)];
+          for (long x = x0; x < x1; ++x) out[x] += w * row[x + b];
         }
       }
     }
   }
 
+ private:
+  static constexpr long kBlock = 1024;
   const float* image_ = nullptr;
   const float* kernel_ = nullptr;
   float* output_ = nullptr;
