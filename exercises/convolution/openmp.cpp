@@ -1,6 +1,8 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // openmp: your serial convolution with the output rows shared among the
 // cores. Each output row is written by one thread only.
 #include "ladder/error.hpp"
+// ==== end
 #include "ladder/registry.hpp"
 
 namespace ladder {
@@ -10,6 +12,7 @@ class OpenMpConvolution final : public OpenMpRung {
  public:
   explicit OpenMpConvolution(const RungContext&) {}
 
+  // ==== exercise only
   void prepare(const Arrays& inputs, Arrays& outputs) override {
     image_ = inputs.at("image").view<float>().data();
     kernel_ = inputs.at("kernel").view<float>().data();
@@ -19,19 +22,24 @@ class OpenMpConvolution final : public OpenMpRung {
     rows_ = static_cast<long>(inputs.at("kernel").shape()[0]);
     columns_ = static_cast<long>(inputs.at("kernel").shape()[1]);
   }
+  // ==== end
 
   void compute() override {
+    // ==== yours
     // TODO: your serial rung, with its loops shared among the threads (task
     // sheet, step 2). If it pads the image first: can the padding be
     // shared too, and what must every thread wait for before it computes?
     LADDER_TODO("openmp: share the rows in compute() of exercises/convolution/openmp.cpp, then delete this line");
+    // ==== end
   }
 
  private:
+  // ==== exercise only
   const float* image_ = nullptr;
   const float* kernel_ = nullptr;
   float* output_ = nullptr;
   long height_ = 0, width_ = 0, rows_ = 0, columns_ = 0;
+  // ==== end
 };
 
 }  // namespace

@@ -1,11 +1,15 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // openmp: your serial histogram, shared among the cores. Each thread counts
 // its own chunk; no shared counter should be touched while counting.
+// ==== end
 #include <omp.h>
 
 #include <algorithm>
 #include <array>
 
+// ==== exercise only
 #include "ladder/error.hpp"
+// ==== end
 #include "ladder/registry.hpp"
 
 namespace ladder {
@@ -22,11 +26,13 @@ class OpenMpHistogram final : public OpenMpRung {
   }
 
   void compute() override {
+    // ==== yours
     // TODO: zero counts_, then one parallel region in which each thread
     // counts its chunk of values_ into private counters and adds them to
     // counts_ once at the end (task sheet, step 2). Which threads may write
     // counts_ at the same moment, and what must protect those writes?
     LADDER_TODO("openmp: write the histogram in compute() of exercises/histogram/openmp.cpp, then delete this line");
+    // ==== end
   }
 
  private:

@@ -1,9 +1,13 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // serial: the fast single-core histogram. naive.cpp's counts[v]++ makes
 // every repeated value wait for the previous increment of the same counter;
 // yours should let equal values in a row be counted side by side.
+// ==== end
 #include <array>
 
+// ==== exercise only
 #include "ladder/error.hpp"
+// ==== end
 #include "ladder/registry.hpp"
 
 namespace ladder {
@@ -20,10 +24,12 @@ class SerialHistogram final : public HostRung {
   }
 
   void compute() override {
+    // ==== yours
     // TODO: counts_[v] = how many of values_[0, n_) equal v, for all 256
     // bins, starting from zero on every call (task sheet, step 1). Count
     // into a few private copies of the 256 counters, then add them up.
     LADDER_TODO("serial: write the histogram in compute() of exercises/histogram/serial.cpp, then delete this line");
+    // ==== end
   }
 
  private:

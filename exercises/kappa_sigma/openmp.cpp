@@ -1,31 +1,33 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // openmp: every pass over the kept values shared among the cores: the sums
 // (a reduction), the compaction (each thread its own part of the buffer)
 // and the median, which std::nth_element cannot split between threads.
+// ==== end
 #include <omp.h>
 
-#include <cstdint>
-#include <span>
 #include <vector>
 
+// ==== exercise only
 #include "ladder/error.hpp"
-#include "ladder/registry.hpp"
-#include "given/kappa_sigma/clip.hpp"
+// ==== end
+#include "given/kappa_sigma/sky_rung.hpp"
 
 namespace ladder {
 namespace {
 
-class OpenMpKappaSigma final : public OpenMpRung {
+class OpenMpKappaSigma final : public kappa_sigma::SkyRung<OpenMpRung> {
  public:
-  explicit OpenMpKappaSigma(const RungContext& context) : kappa_(kappa_sigma::kappa_of(context.params)) {}
+  using SkyRung::SkyRung;
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<float>();
-    mask_ = outputs.at("mask").view<std::uint8_t>();
-    statistics_ = outputs.at("statistics").view<double>();
-    work_.resize(image_.size());
+    SkyRung::prepare(inputs, outputs);
+    // ==== exercise only
+    work_.resize(image_.size());  // yours to use: room for every value
+    // ==== end
   }
 
   void compute() override {
+    // ==== yours
     // TODO: your serial loop with its passes in parallel (task sheet,
     // step 2). The sums: a reduction, but in which order are the threads'
     // parts added, and does the answer then change from run to run? The
@@ -35,14 +37,13 @@ class OpenMpKappaSigma final : public OpenMpRung {
     // repeat on the next bits among that bucket's values only.
     LADDER_TODO(
         "openmp: write the parallel loop in compute() of exercises/kappa_sigma/openmp.cpp, then delete this line");
+    // ==== end
   }
 
  private:
-  double kappa_;
-  std::span<const float> image_;
-  std::span<std::uint8_t> mask_;
-  std::span<double> statistics_;
-  std::vector<float> work_;
+  // ==== exercise only
+  std::vector<float> work_;  // yours to use
+  // ==== end
 };
 
 }  // namespace

@@ -1,3 +1,4 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // cuda: label equivalence on the device (kernels/labelling.cuh): tiles
 // labelled by union-find in shared memory, joined across their borders in
 // global memory, then numbered as scipy numbers them. You write the first
@@ -6,12 +7,16 @@
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
 #include "given/labelling/connectivity.hpp"
+// ==== end
 
 namespace ladder {
 namespace {
 
+// ==== exercise only
 class CudaLabelling final : public CudaRung {
+  // ==== end
  public:
+  // ==== exercise only
   explicit CudaLabelling(const RungContext& context)
       : CudaRung(context), connectivity_(labelling::connectivity(context.params)) {}
 
@@ -43,10 +48,12 @@ class CudaLabelling final : public CudaRung {
   void upload() override { copy_to_device(d_image_, image_); }
 
   void compute() override {
+    // ==== end
     if (connectivity_ == 4)
       label<4>();
     else
       label<8>();
+    // ==== exercise only
     count_roots<<<chunks_, kCountThreads, 0, stream()>>>(d_forest_.data(), n_, d_root_bits_.data(),
                                                          d_word_offsets_.data(), d_chunk_offsets_.data());
     LADDER_CUDA_CHECK_LAUNCH();
@@ -55,24 +62,30 @@ class CudaLabelling final : public CudaRung {
     number_components<<<ceil_div(n_, kNumberThreads), kNumberThreads, 0, stream()>>>(
         d_forest_.data(), d_labels_.data(), n_, d_root_bits_.data(), d_word_offsets_.data(), d_chunk_offsets_.data());
     LADDER_CUDA_CHECK_LAUNCH();
+    // ==== end
   }
 
+  // ==== exercise only
   void download() override { copy_to_host(labels_, d_labels_); }
 
  private:
   static constexpr unsigned kNumberThreads = 256;
+  // ==== end
 
   template <int Connectivity>
   void label() {
     label_tiles<Connectivity><<<tiles_, dim3(kTileWidth, kTileWarps), 0, stream()>>>(d_image_.data(), height_, width_,
                                                                                      tiles_across_, d_forest_.data());
     LADDER_CUDA_CHECK_LAUNCH();
+    // ==== exercise only
     if (tiles_ == 1) return;  // no borders to join
     merge_tile_borders<Connectivity>
         <<<tiles_, kBorderThreads, 0, stream()>>>(d_image_.data(), height_, width_, tiles_across_, d_forest_.data());
     LADDER_CUDA_CHECK_LAUNCH();
+    // ==== end
   }
 
+  // ==== exercise only
   int connectivity_;
   std::span<const std::uint8_t> image_;
   std::span<std::int32_t> labels_;
@@ -84,6 +97,7 @@ class CudaLabelling final : public CudaRung {
   DeviceBuffer<unsigned> d_root_bits_;
   DeviceBuffer<int> d_word_offsets_;
   DeviceBuffer<int> d_chunk_offsets_;  // the chunks' root counts, then (scanned) their offsets
+  // ==== end
 };
 
 }  // namespace

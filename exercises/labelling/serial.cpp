@@ -1,3 +1,4 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // serial: two passes over the image instead of a flood fill. The first
 // gives each foreground pixel a provisional label from its neighbours
 // already visited and records which labels meet (union-find); the second
@@ -8,12 +9,16 @@
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
 #include "given/labelling/connectivity.hpp"
+// ==== end
 
 namespace ladder {
 namespace {
 
+// ==== exercise only
 class SerialLabelling final : public HostRung {
+  // ==== end
  public:
+  // ==== yours
   explicit SerialLabelling(const RungContext& context) : connectivity_(labelling::connectivity(context.params)) {}
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
@@ -23,8 +28,10 @@ class SerialLabelling final : public HostRung {
     width_ = static_cast<long>(inputs.at("image").shape()[1]);
     // TODO (optional): the union-find's parent array, sized here once. How
     // many provisional labels can an image of height_ × width_ need at most?
+    // ==== end
   }
 
+  // ==== yours
   void compute() override {
     // TODO: labels_[i] = 0 for background, else the number of i's
     // component, 1, 2, ... in raster order of each component's first
@@ -40,6 +47,7 @@ class SerialLabelling final : public HostRung {
   const std::uint8_t* image_ = nullptr;
   std::int32_t* labels_ = nullptr;
   long height_ = 0, width_ = 0;
+  // ==== end
 };
 
 }  // namespace

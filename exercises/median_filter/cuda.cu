@@ -1,3 +1,4 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // cuda: the opencl rung's tiles in shared memory (kernels/median_filter.cuh):
 // one block per 16 × 16 tile of a frame, the whole stack in one launch
 // (blockIdx.z is the frame). The host side is given: buffers, copies, the
@@ -70,4 +71,5 @@ class CudaMedianFilter final : public CudaRung {
 
 }  // namespace
 LADDER_REGISTER_RUNG(median_filter, cuda, CudaMedianFilter);
+// ==== end
 }  // namespace ladder

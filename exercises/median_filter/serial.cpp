@@ -1,3 +1,4 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // serial: the same medians as naive.cpp without sorting k² values for every
 // pixel. Neighbouring windows along a row share all but one column: sort
 // each column once, share it, and select the middle with min and max only.
@@ -7,12 +8,16 @@
 #include "bench/problems/median_filter.hpp"
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
+// ==== end
 
 namespace ladder {
 namespace {
 
+// ==== exercise only
 class SerialMedianFilter final : public HostRung {
+  // ==== end
  public:
+  // ==== yours
   explicit SerialMedianFilter(const RungContext& context) : settings_(median_filter::settings_of(context.params)) {}
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
@@ -21,8 +26,10 @@ class SerialMedianFilter final : public HostRung {
     stack_ = median_filter::stack_of(*image_);  // frames × height × width, row-major
     // TODO (optional): anything compute() reuses on every call, such as a
     // table of reflected column indices, is best made here, once.
+    // ==== end
   }
 
+  // ==== yours
   void compute() override {
     // TODO: output_ = naive.cpp's output, bit for bit (task sheet, step 1):
     // for every pixel the middle of its sorted k×k window (k =
@@ -42,6 +49,7 @@ class SerialMedianFilter final : public HostRung {
   const Array* image_ = nullptr;
   Array* output_ = nullptr;
   median_filter::Stack stack_;
+  // ==== end
 };
 
 }  // namespace

@@ -1,11 +1,15 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // opencl: the mask on an OpenCL device, one work-item per pixel, the
 // vertices in constant memory. The host side is given; you write
 // polygon_mask_per_pixel in kernels/polygon_mask.cl, and rerun `ladder
 // check` without rebuilding: the track reads the file.
+// ==== end
 #include "ladder/opencl.hpp"
 
 #include <algorithm>
+// ==== exercise only
 #include <string>
+// ==== end
 
 namespace ladder {
 namespace {
@@ -21,6 +25,7 @@ class OpenClPolygonMask final : public OpenClRung {
     const auto width = static_cast<cl_uint>(outputs.at("mask").shape()[1]);
     const auto n = static_cast<cl_uint>(vertices_.size() / 2);
     d_vertices_ = device_buffer<double>(CL_MEM_READ_ONLY, vertices_.size());
+    // ==== exercise only
     d_mask_ = device_buffer<std::uint8_t>(CL_MEM_WRITE_ONLY, mask_.size());
     // The launch: work-groups of up to 256 work-items tile each row (a
     // narrow row gets a narrower group), so a group never spans two rows;
@@ -31,6 +36,7 @@ class OpenClPolygonMask final : public OpenClRung {
     global_ = std::size_t{height} * groups_per_row * local_;
     kernel_ = build_kernel("polygon_mask/polygon_mask.cl", "polygon_mask_per_pixel", "-DPIXELS_PER_ITEM=1");
     set_arguments(kernel_, d_vertices_.get(), n, width, groups_per_row, d_mask_.get());
+    // ==== end
   }
 
   void upload() override { write(d_vertices_, vertices_); }
@@ -47,5 +53,7 @@ class OpenClPolygonMask final : public OpenClRung {
 };
 
 }  // namespace
+// ==== exercise only
 LADDER_REGISTER_RUNG(polygon_mask, opencl, OpenClPolygonMask);
+// ==== end
 }  // namespace ladder

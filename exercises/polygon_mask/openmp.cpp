@@ -1,9 +1,11 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // openmp: your serial scanline with the rows shared among the cores. Each
 // row writes only its own part of the mask.
 #include <cstdint>
 #include <span>
 
 #include "ladder/error.hpp"
+// ==== end
 #include "ladder/registry.hpp"
 
 namespace ladder {
@@ -21,10 +23,12 @@ class OpenMpPolygonMask final : public OpenMpRung {
   }
 
   void compute() override {
+    // ==== yours
     // TODO: your serial rung's loop over the rows, in parallel (task sheet,
     // step 2). What scratch space did one row need, and whose is it now?
     // Do all rows cost the same?
     LADDER_TODO("openmp: share the rows in compute() of exercises/polygon_mask/openmp.cpp, then delete this line");
+    // ==== end
   }
 
  private:

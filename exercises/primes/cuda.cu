@@ -1,13 +1,19 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // cuda: the segmented sieve as a CUDA kernel (kernels/primes_sieve.cuh), one
 // segment per block in shared memory. The host side is given: the base
 // primes (found once here), the buffers, the launch, the copy back.
+// ==== end
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+// ==== exercise only
 #include "kernels/primes_sieve.cuh"
+// ==== end
 #include "ladder/cuda.cuh"
+// ==== exercise only
 #include "ladder/error.hpp"
+// ==== end
 
 namespace ladder {
 namespace {
@@ -22,7 +28,9 @@ class CudaPrimes final : public CudaRung {
     d_flags_ = DeviceBuffer<std::uint8_t>(flags_.size());
     blocks_ = static_cast<unsigned>(ceil_div(odds, kSieveSegment));
 
-    // The base primes 3 <= p <= sqrt(n), with a plain sieve on the host.
+    // The base primes 3 <= p <= sqrt(n) (at most 6541 of them), found once
+    // here on the host with a plain sieve: microseconds, and a table that
+    // depends on n alone, like a compiled kernel.
     const auto root = static_cast<std::uint32_t>(std::sqrt(static_cast<double>(2 * odds))) + 1;
     std::vector<std::uint8_t> composite(root + 1, 0);
     std::vector<std::uint32_t> primes;
@@ -37,9 +45,11 @@ class CudaPrimes final : public CudaRung {
     d_primes_ = DeviceBuffer<std::uint32_t>(primes.size());
     LADDER_CUDA_CHECK(
         cudaMemcpy(d_primes_.data(), primes.data(), primes.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    // ==== exercise only
 #ifdef LADDER_TODO_CUDA_KERNEL  // kernels/primes_sieve.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);
 #endif
+    // ==== end
   }
 
   void compute() override {
@@ -54,7 +64,7 @@ class CudaPrimes final : public CudaRung {
   std::span<std::uint8_t> flags_;
   DeviceBuffer<std::uint8_t> d_flags_;
   DeviceBuffer<std::uint32_t> d_primes_;
-  std::uint32_t small_count_ = 0;  // the base primes below kSieveThreads
+  std::uint32_t small_count_ = 0;  // the primes below kSieveThreads, shared by a whole block each
   std::uint32_t prime_count_ = 0;
   unsigned blocks_ = 0;
 };

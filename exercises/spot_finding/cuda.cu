@@ -1,3 +1,4 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // cuda: the opencl rung's tiles in shared memory (kernels/dispersion.cuh):
 // one block per 32 × 32 tile of a frame, the whole stack in one launch
 // (blockIdx.z is the frame). The host side is given: buffers, copies, the
@@ -8,18 +9,24 @@
 #include "kernels/dispersion.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
+// ==== end
 
 namespace ladder {
 namespace {
 
+// ==== exercise only
 using spot_finding::Settings;
 
 class CudaSpotFinding final : public CudaRung {
+  // ==== end
  public:
+  // ==== exercise only
   explicit CudaSpotFinding(const RungContext& context)
       : CudaRung(context), settings_(spot_finding::settings_of(context.params)) {}
+  // ==== end
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
+    // ==== exercise only
     image_ = inputs.at("image").view<std::uint16_t>();
     mask_ = inputs.at("mask").view<std::uint8_t>();
     signal_ = outputs.at("signal").view<std::uint8_t>();
@@ -47,17 +54,23 @@ class CudaSpotFinding final : public CudaRung {
   void upload() override {
     copy_to_device(d_image_, image_);
     copy_to_device(d_mask_, mask_);
+    // ==== end
   }
 
   void compute() override {
+    // ==== exercise only
     launch_dispersion_mask(grid_, shared_bytes_, stream(), d_image_.data(), d_mask_.data(), d_signal_.data(),
                            int(stack_.height), int(stack_.width), settings_, root_full_);
+    // ==== end
     LADDER_CUDA_CHECK_LAUNCH();
   }
 
+  // ==== exercise only
   void download() override { copy_to_host(signal_, d_signal_); }
+  // ==== end
 
  private:
+  // ==== exercise only
   Settings settings_;
   std::span<const std::uint16_t> image_;
   std::span<const std::uint8_t> mask_;
@@ -69,6 +82,7 @@ class CudaSpotFinding final : public CudaRung {
   dim3 grid_;
   std::size_t shared_bytes_ = 0;
   double root_full_ = 0;
+  // ==== end
 };
 
 }  // namespace

@@ -1,21 +1,28 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // serial: the same window sums as naive.cpp without visiting the window.
 // Running sums over the frame (a summed-area table, DIALS' own method) give
 // any window's count, Σv and Σv² from a few reads, whatever its size: O(1)
 // a pixel instead of naive's (2k+1)².
 #include <cstdint>
+// ==== end
 #include <vector>
 
+// ==== exercise only
 #include "bench/problems/spot_finding.hpp"
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
+// ==== end
 
 namespace ladder {
 namespace {
 
+// ==== exercise only
 using spot_finding::Settings;
 
 class SerialSpotFinding final : public HostRung {
+  // ==== end
  public:
+  // ==== yours
   explicit SerialSpotFinding(const RungContext& context) : settings_(spot_finding::settings_of(context.params)) {}
 
   void prepare(const Arrays& inputs, Arrays& outputs) override {
@@ -26,8 +33,10 @@ class SerialSpotFinding final : public HostRung {
     // TODO (optional): space that compute() reuses on every call, such as
     // the table, is best allocated here, once.
   }
+  // ==== end
 
   void compute() override {
+    // ==== yours
     // TODO: signal_[p] = 1 where naive.cpp marks pixel p, else 0, bit for
     // bit (task sheet, step 1). Frame by frame: build the table of running
     // sums of m (valid pixels), Σv and Σv² over the valid pixels, then each
@@ -38,14 +47,17 @@ class SerialSpotFinding final : public HostRung {
     LADDER_TODO(
         "serial: write the summed-area tables in compute() of exercises/spot_finding/serial.cpp, then delete this "
         "line");
+    // ==== end
   }
 
  private:
+  // ==== exercise only
   Settings settings_;
   const std::uint16_t* image_ = nullptr;
   const std::uint8_t* mask_ = nullptr;
   std::uint8_t* signal_ = nullptr;
   spot_finding::Stack stack_;
+  // ==== end
 };
 
 }  // namespace

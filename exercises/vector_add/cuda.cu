@@ -1,8 +1,12 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // cuda: the addition as a CUDA kernel (kernels/vector_add.cuh), one thread
 // per element. The host side is given: buffers, copies, the launch.
 #include "kernels/vector_add.cuh"
+// ==== end
 #include "ladder/cuda.cuh"
+// ==== exercise only
 #include "ladder/error.hpp"
+// ==== end
 
 namespace ladder {
 namespace {
@@ -18,10 +22,12 @@ class CudaVectorAdd final : public CudaRung {
     d_a_ = DeviceBuffer<float>(a_.size());
     d_b_ = DeviceBuffer<float>(b_.size());
     d_c_ = DeviceBuffer<float>(c_.size());
+    // ==== exercise only
     blocks_ = static_cast<unsigned>(ceil_div(c_.size(), kThreadsPerBlock));
 #ifdef LADDER_TODO_CUDA_KERNEL  // kernels/vector_add.cuh still holds its TODO line
     LADDER_TODO(LADDER_TODO_CUDA_KERNEL);
 #endif
+    // ==== end
   }
 
   void upload() override {

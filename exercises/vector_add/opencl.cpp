@@ -1,3 +1,4 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // opencl: the addition on an OpenCL device, one work-item per element, and
 // the whole host program around it, written by you with the OpenCL API in
 // its five steps (task sheet, step 3). You also write the kernel, in
@@ -6,9 +7,12 @@
 // status, LADDER_CL_CHECK_STATUS(call, status) for one that hands it back
 // through its last argument. A failure then names the call, the error and
 // the step.
+// ==== end
 #include <vector>
 
+// ==== exercise only
 #include "ladder/error.hpp"
+// ==== end
 #include "ladder/opencl.hpp"
 
 namespace ladder {
@@ -18,7 +22,9 @@ class OpenClVectorAdd final : public OpenClHostProgramRung {
  public:
   explicit OpenClVectorAdd(const RungContext& context) : OpenClHostProgramRung(context) {}
 
-  // Given: every object created is released, last created first.
+  // ==== exercise only
+  // Every object created is released, last created first.
+  // ==== end
   ~OpenClVectorAdd() override {
     if (queue_) clFinish(queue_);
     for (cl_mem buffer : {d_a_, d_b_, d_c_})
@@ -34,6 +40,7 @@ class OpenClVectorAdd final : public OpenClHostProgramRung {
     b_ = inputs.at("b").view<float>();
     c_ = outputs.at("c").view<float>();
 
+    // ==== yours
     // TODO step 1: the platform and device, then a context on the device.
     //   clGetPlatformIDs lists the platforms: take the one at platform_index();
     //   clGetDeviceIDs (CL_DEVICE_TYPE_ALL) lists its devices: take the one at
@@ -53,24 +60,31 @@ class OpenClVectorAdd final : public OpenClHostProgramRung {
     //   in the order of its parameters; n as a cl_uint.
     LADDER_TODO("opencl: write the host program in exercises/vector_add/opencl.cpp (prepare, upload, compute, "
                 "download), then delete this line");
+    // ==== end
   }
 
   void upload() override {
+    // ==== yours
     // TODO step 4, the copies: a_ into d_a_ and b_ into d_b_ (clEnqueueWriteBuffer,
     //   non-blocking: CL_FALSE; the queue runs its commands in order).
+    // ==== end
   }
 
   void compute() override {
+    // ==== yours
     // TODO step 5: launch the kernel over c_.size() work-items in groups of
     //   kWorkGroupSize (clEnqueueNDRangeKernel, one dimension). OpenCL 1.2
     //   wants the global size a multiple of the group size: round it up
     //   (round_up(n, k)). Pass compute_event() as the last argument, so that
     //   the harness can read the launch's time on the device.
+    // ==== end
   }
 
   void download() override {
+    // ==== yours
     // TODO step 5, the read-back: d_c_ into c_ (clEnqueueReadBuffer, CL_FALSE:
     //   the harness waits for the queue before it reads c).
+    // ==== end
   }
 
  private:

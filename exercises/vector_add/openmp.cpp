@@ -1,5 +1,7 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // openmp: your serial loop, shared among the cores.
 #include "ladder/error.hpp"
+// ==== end
 #include "ladder/registry.hpp"
 
 namespace ladder {
@@ -17,9 +19,11 @@ class OpenMpVectorAdd final : public OpenMpRung {
   }
 
   void compute() override {
+    // ==== yours
     // TODO: your serial loop with one OpenMP pragma (task sheet, step 2).
     // Which schedule keeps each thread on the memory it first touched?
     LADDER_TODO("openmp: write the loop in compute() of exercises/vector_add/openmp.cpp, then delete this line");
+    // ==== end
   }
 
  private:

@@ -1,6 +1,8 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // serial: the fast single-core loop. naive.cpp checks every index, so the
 // compiler cannot turn its loop into SIMD instructions; yours should let it.
 #include "ladder/error.hpp"
+// ==== end
 #include "ladder/registry.hpp"
 
 namespace ladder {
@@ -18,9 +20,11 @@ class SerialVectorAdd final : public HostRung {
   }
 
   void compute() override {
+    // ==== yours
     // TODO: c[i] = a[i] + b[i] for i in [0, n_), with plain pointers the
     // compiler may assume do not overlap (task sheet, step 1).
     LADDER_TODO("serial: write the loop in compute() of exercises/vector_add/serial.cpp, then delete this line");
+    // ==== end
   }
 
  private:

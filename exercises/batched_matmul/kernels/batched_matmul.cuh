@@ -1,4 +1,5 @@
 #pragma once
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // One thread per element of c: element e = (q m + i) p + j of the batch is
 // c[q][i][j] = Σ_k a[q][i][k] b[q][k][j]. The grid is rounded up to whole
 // blocks, so some threads lie past the end.
@@ -13,8 +14,13 @@ namespace {  // internal: the solution's kernels are linked into ladder too
 __global__ void batched_matmul_elements(const float* __restrict__ a, const float* __restrict__ b,
                                         float* __restrict__ c, unsigned m, unsigned n, unsigned p,
                                         unsigned elements) {
+  // ==== end
+  // ==== yours
   // TODO: this thread's e (blockIdx, blockDim, threadIdx), a bounds check,
   // (q, i, j) from e, the dot product of row i of a[q] and column j of b[q].
+  // ==== end
 }
 
+// ==== exercise only
 }  // namespace
+// ==== end

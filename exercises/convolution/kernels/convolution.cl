@@ -1,3 +1,4 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // The full 2-D convolution, zero outside the image:
 //   output[y][x] = sum over (i, j) of weights[i][j] * image[y - i][x - j],
 // image[r][c] = 0 outside 0 <= r < height, 0 <= c < width, for 0 <= y <
@@ -12,17 +13,22 @@
 // (get_local_id(0), get_local_id(1)) the output that many columns across
 // and rows down in it. Tiles at the right and bottom edge reach past the
 // output.
-#define TILE_ROWS (TILE + KERNEL_ROWS - 1)  // the image rows a tile's outputs read
+// ==== end
+#define TILE_ROWS (TILE + KERNEL_ROWS - 1)
 #define TILE_COLS (TILE + KERNEL_COLS - 1)
 
+// ==== exercise only
 // LADDER_TODO: write the kernel's body, then delete this line.
+// ==== end
 __kernel void convolve_tiles(__global const float* image, const int height, const int width,
                              WEIGHTS_SPACE const float* weights, __global float* output, const int out_height,
                              const int out_width) {
+  // ==== yours
   // TODO: (1) the work-group copies the TILE_ROWS × TILE_COLS image pixels
   // its outputs read into a __local array (zeros outside the image: the
   // only bounds checks); (2) each work-item sums its output from the local
   // array; (3) writes it, if it lies inside the output. Which image pixel
   // does local (0, 0) hold? There are more pixels to load than work-items.
   // What must every work-item wait for between (1) and (2)?
+  // ==== end
 }

@@ -1,4 +1,5 @@
 #pragma once
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // The full 2-D convolution, zero outside the image:
 //   output[y][x] = sum over (i, j) of weights[i][j] * image[y - i][x - j],
 // image[r][c] = 0 outside 0 <= r < height, 0 <= c < width, for 0 <= y <
@@ -14,6 +15,7 @@
 // implemented": delete it when your kernel is written, then rebuild.
 #define LADDER_TODO_CUDA_KERNEL \
   "cuda: write the kernel in exercises/convolution/kernels/convolution_tiles.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
+
 namespace {  // internal: the solution's kernel of the same name is linked into ladder too
 
 constexpr int kConvTile = 16;
@@ -24,12 +26,17 @@ __constant__ float convolution_weights[kConvMaxWeights];
 
 __global__ void convolve_tiles(const float* __restrict__ image, int height, int width, int rows, int columns,
                                float* __restrict__ output, int out_height, int out_width) {
+  // ==== end
+  // ==== yours
   extern __shared__ float tile[];  // (kConvTile + rows - 1) × (kConvTile + columns - 1)
   // TODO: (1) the block copies the image pixels its outputs read into
   // tile (zeros outside the image: the only bounds checks); (2) each
   // thread sums its output from tile; (3) writes it, if it lies inside the
   // output. There are more pixels to load than threads. What must every
   // thread wait for between (1) and (2)?
+  // ==== end
 }
 
+// ==== exercise only
 }  // namespace
+// ==== end

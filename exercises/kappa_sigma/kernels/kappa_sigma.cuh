@@ -1,4 +1,5 @@
 #pragma once
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // Kappa-sigma clipping with the data on the device: the kernels of
 // kappa_sigma.cl beside this file, in CUDA (read its opening comment). The
 // kept values are those strictly inside one interval (lower, upper); the
@@ -12,40 +13,16 @@
 // implemented": delete it when your kernel is written, then rebuild.
 #define LADDER_TODO_CUDA_KERNEL \
   "cuda: write the kernel in exercises/kappa_sigma/kernels/kappa_sigma.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
-#include <math_constants.h>
-
+// ==== end
 #include <cstdint>
 
+#include "kernels/kappa_sigma/clip_state.cuh"  // ClipState, the float keys, kClipBuckets, kClipThreads
+
+// ==== exercise only
 namespace {  // internal: the solution's kernels of the same names are linked into ladder too
 
-constexpr int kClipBuckets = 2048;  // 11-bit digits (the last digit has 10 bits and uses half)
-constexpr int kClipThreads = 256;   // threads per block, for every kernel but clip_start
-
-// The loop's state, on the device (the host reads `done`).
-struct ClipState {
-  double lower, upper;            // the kept values: lower < x < upper
-  double pass_lower, pass_upper;  // the last pass's bounds
-  double median, mean, std;       // the last pass's statistics
-  double shift;                   // the sums are of x - shift (the last median)
-  unsigned count;                 // values kept when the iteration began
-  unsigned iterations;            // passes that computed bounds
-  unsigned done;                  // 1: the last pass removed nothing, or everything
-  unsigned unused;
-  unsigned prefix[2];  // the key bits found so far of the two middle values
-  unsigned rank[2];    // their ranks among the kept values sharing those bits
-};
-
-// Unsigned keys in the order of the floats: flip the sign bit of positives,
-// every bit of negatives.
-__device__ __forceinline__ unsigned float_key(float x) {
-  const unsigned bits = __float_as_uint(x);
-  return bits ^ ((bits >> 31) ? 0xFFFFFFFFu : 0x80000000u);
-}
-__device__ __forceinline__ float key_float(unsigned key) {
-  return __uint_as_float(key ^ ((key >> 31) ? 0x80000000u : 0xFFFFFFFFu));
-}
-
 // Given: one thread, before the loop.
+// ==== end
 __global__ void clip_start(const float* values, unsigned n, ClipState* state) {
   state->lower = -CUDART_INF;
   state->upper = CUDART_INF;
@@ -55,39 +32,52 @@ __global__ void clip_start(const float* values, unsigned n, ClipState* state) {
   state->done = 0;
 }
 
+// ==== exercise only
 // The grid holds as many blocks as fit on the GPU at once; threads stride
 // over the n values. Writes partials[3b + 0, 1, 2] = this block's count,
 // Σ(x - shift), Σ(x - shift)² (doubles) over the kept values, and adds to
 // counts[0 .. kClipBuckets) the histogram of float_key(x) >> 21.
-__global__ void clip_survey(const float* __restrict__ values, unsigned n, const ClipState* state, double* partials,
-                            unsigned* counts) {
+// ==== end
+__global__ void __launch_bounds__(kClipThreads)
+    clip_survey(const float* __restrict__ values, unsigned n, const ClipState* state, double* partials,
+                unsigned* counts) {
+  // ==== yours
   // TODO: a histogram in __shared__ memory, sums reduced over the block.
+  // ==== end
 }
 
+// ==== exercise only
 // Pass 1: for the kept values whose top 11 key bits equal prefix[0]
 // (prefix[1]), adds the histogram of key bits 20-10 to counts[0 ..
 // kClipBuckets) (counts[kClipBuckets ..)); pass 2: the same with the top 22
 // bits and bits 9-0. When both prefixes are equal, only the first counts.
-__global__ void clip_refine(const float* __restrict__ values, unsigned n, const ClipState* state, unsigned* counts,
-                            int pass) {
+// ==== end
+__global__ void __launch_bounds__(kClipThreads)
+    clip_refine(const float* __restrict__ values, unsigned n, const ClipState* state, unsigned* counts, int pass) {
+  // ==== yours
   // TODO
+  // ==== end
 }
 
+// ==== exercise only
 // One block of kClipThreads threads; the contract of clip_select in
 // kappa_sigma.cl: pass 0 adds the `blocks` partials in a fixed order, sets
 // done or mean, std, count and the two middle ranks; every pass finds the
 // bucket of each middle value's rank and clears counts; after pass 2, the
 // median, the pass's bounds and the kept interval, shift, iterations + 1.
-__global__ void clip_select(ClipState* state, const double* partials, unsigned blocks, unsigned* counts, int pass,
-                            double kappa) {
+// ==== end
+__global__ void __launch_bounds__(kClipThreads)
+    clip_select(ClipState* state, const double* partials, unsigned blocks, unsigned* counts, int pass, double kappa) {
+  // ==== yours
   // TODO: a scan over the bins' totals finds the bucket of a rank.
+  // ==== end
 }
 
-// Given: the mask of the kept values, and the statistics (count, median,
-// mean, std, iterations, lower, upper; NaN for the first three when nothing
-// was kept).
-__global__ void clip_mask(const float* __restrict__ values, unsigned n, const ClipState* state, std::uint8_t* mask,
-                          double* statistics) {
+// The mask of the kept values, and the statistics (count, median, mean, std,
+// iterations, lower, upper; NaN for the first three when nothing was kept).
+__global__ void __launch_bounds__(kClipThreads)
+    clip_mask(const float* __restrict__ values, unsigned n, const ClipState* state, std::uint8_t* mask,
+              double* statistics) {
   const double lower = state->lower, upper = state->upper;
   for (unsigned i = blockIdx.x * kClipThreads + threadIdx.x; i < n; i += gridDim.x * kClipThreads) {
     const float x = values[i];
@@ -104,4 +94,6 @@ __global__ void clip_mask(const float* __restrict__ values, unsigned n, const Cl
   statistics[6] = state->pass_upper;
 }
 
+// ==== exercise only
 }  // namespace
+// ==== end

@@ -1,3 +1,4 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // Connected-component labelling by label equivalence, then scipy's
 // numbering by a prefix sum over the roots. Five kernels, enqueued in this
 // order:
@@ -15,6 +16,7 @@
 // first pixel in raster order). The given kernels turn that into scipy's
 // numbering. Built with -DCONNECTIVITY=4|8, -DTILE_WIDTH (32),
 // -DTILE_HEIGHT (up to 16), -DCHUNK and -DSCAN_ITEMS.
+// ==== end
 
 #define JOIN_A 1u  // up-left
 #define JOIN_B 2u  // up
@@ -33,11 +35,13 @@ uint join_mask(bool a, bool b, bool c, bool d) {
 #endif
 }
 
+// ==== exercise only
 // The root of i's tree: follow the parents until a label is its own.
 // (OpenCL 1.2 has no generic address space: one copy per memory.) Other
 // work-items change the forest meanwhile, so every access to it is
 // atomic: OpenCL 1.2 has no atomic load, and atomic_or(p, 0) reads without
 // changing. A plain read there is a data race (`ladder check --race`).
+// ==== end
 int find_root_local(volatile __local int* parent, int i) {
   int p = atomic_or(&parent[i], 0);
   while (p != i) {
@@ -56,6 +60,7 @@ int find_root_global(volatile __global int* parent, int i) {
   return i;
 }
 
+// ==== yours
 // LADDER_TODO: write unite_local, unite_global, label_tiles and merge_tile_borders, then delete this line.
 
 // TODO: hang the larger of the roots of a and b under the smaller, in a
@@ -73,22 +78,29 @@ void unite_global(volatile __global int* parent, int a, int b) {}
 // i of the tile, -1 for background or the global index of its root within
 // the tile (the tile's union-find, in local memory: the tile as if nothing
 // lay outside it).
+// ==== end
 __kernel void label_tiles(__global const uchar* image, const int height, const int width, __global int* forest) {
+  // ==== yours
   // TODO: parent[] in __local memory, every pixel its own root; unite each
   // foreground pixel with the neighbours of its join_mask that lie inside
   // the tile; then each pixel's root, as a global index. What must every
   // work-item wait for, and when?
+  // ==== end
 }
 
+// ==== exercise only
 // One work-group of 64 work-items per tile (group (get_group_id(0),
 // get_group_id(1)) is the tile, as for label_tiles): unites, in forest[] (global
 // memory), each pixel on the tile's top row and left column (and right
 // column, for 8) with the neighbours of its join_mask that lie outside the
 // tile. Enqueued only when there is more than one tile.
+// ==== end
 __kernel void merge_tile_borders(__global const uchar* image, const int height, const int width,
                                  volatile __global int* forest) {
+  // ==== yours
   // TODO: which work-item takes which border pixel? Which unions reach
   // outside the tile?
+  // ==== end
 }
 
 // One work-group per chunk of CHUNK pixels. Marks the roots, the pixels

@@ -1,4 +1,5 @@
 #pragma once
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // Connected-component labelling on the GPU by label equivalence, then
 // scipy's numbering by a prefix sum over the roots. Five kernels, launched
 // in this order:
@@ -19,11 +20,14 @@
 // implemented": delete it when your kernel is written, then rebuild.
 #define LADDER_TODO_CUDA_KERNEL \
   "cuda: write the kernel in exercises/labelling/kernels/labelling.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
+// ==== end
 #include <cstddef>
 
 #include <cuda/atomic>
 
+// ==== exercise only
 namespace {  // internal: the solution's kernels of the same names are linked into ladder too
+// ==== end
 
 constexpr int kTileWidth = 32;  // one warp per tile row: a ballot sees the whole row
 constexpr int kTileHeight = 32;
@@ -80,6 +84,7 @@ __device__ __forceinline__ int find_root(int* parent, int i) {
   }
 }
 
+// ==== yours
 // TODO: hang the larger of the two roots of a and b under the smaller, in
 // a parent array that other threads change at the same time. Which atomic
 // operation of element<Scope>(parent, b) makes "link b's root under a"
@@ -88,30 +93,39 @@ __device__ __forceinline__ int find_root(int* parent, int i) {
 // merge_tile_borders cuda::thread_scope_device.)
 template <cuda::thread_scope Scope>
 __device__ __forceinline__ void unite(int* parent, int a, int b) {}
+// ==== end
 
+// ==== exercise only
 // One block of kTileWidth × kTileWarps threads per 32×32 tile (tiles
 // numbered row by row, tiles_across per row); thread (x, y) of the block
 // takes the tile's column x, rows y, y + 8, y + 16, y + 24. Leaves in
 // forest[i], for each pixel i of the tile, -1 for background or the global
 // index of its root within the tile (the tile's union-find, in shared
 // memory: the tile as if nothing lay outside it).
+// ==== end
 template <int Connectivity>
 __global__ void __launch_bounds__(kTileThreads) label_tiles(const unsigned char* __restrict__ image, int height,
                                                             int width, int tiles_across, int* __restrict__ forest) {
+  // ==== yours
   // TODO: parent[] in __shared__ memory, every pixel its own root; unite
   // each foreground pixel with the neighbours of its join_mask that lie
   // inside the tile; then each pixel's root, as a global index.
+  // ==== end
 }
 
+// ==== exercise only
 // One block of kBorderThreads threads per tile: unites, in forest[] (global
 // memory), each pixel on the tile's top row and left column (and right
 // column, for 8) with the neighbours of its join_mask that lie outside the
 // tile. Launched only when there is more than one tile.
+// ==== end
 template <int Connectivity>
 __global__ void __launch_bounds__(kBorderThreads)
     merge_tile_borders(const unsigned char* __restrict__ image, int height, int width, int tiles_across, int* forest) {
+  // ==== yours
   // TODO: which thread takes which border pixel? Which unions reach
   // outside the tile?
+  // ==== end
 }
 
 // Exclusive prefix sum of the 32 lanes' values, and the total in *total.

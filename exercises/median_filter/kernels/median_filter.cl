@@ -1,3 +1,4 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // The k×k median filter of a stack of frames, one work-group per TILE×TILE
 // block of output pixels of one frame:
 //   output[f][y][x] = the middle (the (K*K/2)-th, from 0) of the K*K values
@@ -15,15 +16,18 @@
 // work-item (get_local_id(0), get_local_id(1)) the pixel that many columns
 // across and rows down in it. Tiles at the right and bottom edge reach past
 // the frame.
+// ==== end
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable  // the remove_outlier difference is taken in double
 #endif
 
 #define R (K / 2)
-#define TILE_SIDE (TILE + 2 * R)  // the rows (and columns) of pixels a tile's windows read
+#define TILE_SIDE (TILE + 2 * R)
 
+// ==== exercise only
 // Given: scipy's 'reflect' (d c b a | a b c d | d c b a), repeating for
 // windows wider than the frame.
+// ==== end
 int reflect_index(int i, int n) {
   if (i >= 0 && i < n) return i;
   int j = i % (2 * n);
@@ -31,6 +35,7 @@ int reflect_index(int i, int n) {
   return j < n ? j : 2 * n - 1 - j;
 }
 
+// ==== exercise only
 // Given: what is written for a pixel whose window's median is `median`.
 WORD choose_output(WORD pixel, WORD median, int remove_outlier, int bright, double diff) {
   if (!remove_outlier) return median;
@@ -39,8 +44,10 @@ WORD choose_output(WORD pixel, WORD median, int remove_outlier, int bright, doub
 }
 
 // LADDER_TODO: write the kernel's body, then delete this line.
+// ==== end
 __kernel void median_tiles(__global const PIXEL* image, __global PIXEL* output, const int height, const int width,
                            const int remove_outlier, const int bright, const double diff) {
+  // ==== yours
   // TODO: (1) the work-group copies the TILE_SIDE × TILE_SIDE pixels its
   // windows read into a __local array, reflected at the frame's edges (the
   // only place that deals with borders); (2) each work-item finds its
@@ -49,4 +56,5 @@ __kernel void median_tiles(__global const PIXEL* image, __global PIXEL* output, 
   // work-items. What must every work-item wait for between (1) and (2)?
   // A work-item cannot sort 49 values cheaply, nor keep them all in
   // registers: how few must it hold at once to be sure of the median?
+  // ==== end
 }

@@ -1,4 +1,5 @@
 #pragma once
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // flags[k] = 1 exactly when k is prime, for 0 <= k < n.
 //
 // primes_sieve: a segmented sieve of Eratosthenes, one segment per block.
@@ -15,15 +16,20 @@
 // implemented": delete it when your kernel is written, then rebuild.
 #define LADDER_TODO_CUDA_KERNEL \
   "cuda: write the kernel in exercises/primes/kernels/primes_sieve.cuh, then delete its LADDER_TODO_CUDA_KERNEL #define and rebuild"
+// ==== end
 #include <cstdint>
 
+// ==== exercise only
 namespace {  // internal: the solution's kernel of the same name is linked into ladder too
+// ==== end
 
 constexpr int kSieveThreads = 256;
-constexpr std::uint32_t kSieveSegment = 32 * 1024;  // entries per block: 32 KiB of shared memory
+constexpr std::uint32_t kSieveSegment = 32 * 1024;  // odd numbers per block: 32 KiB of shared memory
 
-__global__ void primes_sieve(const std::uint32_t* __restrict__ primes, std::uint32_t small_count,
-                             std::uint32_t prime_count, std::uint64_t n, unsigned char* __restrict__ flags) {
+__global__ void __launch_bounds__(kSieveThreads)
+    primes_sieve(const std::uint32_t* __restrict__ primes, std::uint32_t small_count, std::uint32_t prime_count,
+                 std::uint64_t n, unsigned char* __restrict__ flags) {
+  // ==== yours
   // TODO: (1) the block's segment in __shared__ memory, every entry a
   // candidate; (2) cross out the odd multiples p * p, p * (p + 2), ... of
   // each base prime that fall in the segment; (3) write the segment out as
@@ -31,6 +37,9 @@ __global__ void primes_sieve(const std::uint32_t* __restrict__ primes, std::uint
   // and 1 is not). Which threads share which primes? Do two threads that
   // clear the same entry need an atomic? What must every thread wait for
   // between the steps?
+  // ==== end
 }
 
+// ==== exercise only
 }  // namespace
+// ==== end

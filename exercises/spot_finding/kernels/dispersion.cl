@@ -1,3 +1,4 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
 // DIALS' dispersion threshold, one work-group per tile of one frame.
 //
 // Build options from the host: RADIUS (the half-size k: the window is
@@ -14,18 +15,22 @@
 // is clipped to its frame, and only its valid pixels (mask 1) count:
 // m = how many, x = Σv, y = Σv², exact integers. signal = 1 where the pixel
 // is valid and signal_test holds, else 0.
+// ==== end
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-// No fused multiply-adds: DIALS' expression as written.
+// No fused multiply-adds: a and b are exact either way, but the kernel
+// should say that it evaluates DIALS' expression as written.
 #pragma OPENCL FP_CONTRACT OFF
 
-#define ROWS (TILE_H + 2 * RADIUS)     // the rows a tile's windows reach
-#define COLUMNS (TILE_W + 2 * RADIUS)  // and the columns
+#define ROWS (TILE_H + 2 * RADIUS)
+#define COLUMNS (TILE_W + 2 * RADIUS)
 #define FULL_WINDOW ((2 * RADIUS + 1) * (2 * RADIUS + 1))
 
+// ==== exercise only
 // Given: spot_finding.hpp's dispersion_test, term by term in the same order,
 // so that the mask is DIALS' bit for bit. root_full = sqrt(2 (m - 1)) of a
 // full window comes from the host (its sqrt rounds as the device's does),
 // and d's root is taken only where a > c and b > 0 (d >= 0): same bits.
+// ==== end
 bool signal_test(uint m, ulong x, ulong y, uint v, uint min_count, double threshold, double sigma_b,
                  double sigma_s, double root_full) {
   if (m < min_count || !(v > threshold)) return false;
@@ -39,11 +44,13 @@ bool signal_test(uint m, ulong x, ulong y, uint v, uint min_count, double thresh
   return b > d;
 }
 
+// ==== exercise only
 // LADDER_TODO: write the kernel's body, then delete this line.
+// ==== end
 __kernel void dispersion_mask(__global const ushort* image, __global const uchar* mask, __global uchar* signal,
-                              const int height, const int width,
-                              const uint min_count, const double threshold, const double sigma_b,
+                              const int height, const int width, const uint min_count, const double threshold, const double sigma_b,
                               const double sigma_s, const double root_full) {
+  // ==== yours
   // TODO: (1) the work-group loads the ROWS × COLUMNS pixels its tile's
   // windows reach into __local memory, all work-items together (outside the
   // frame counts as masked: the only bounds checks); (2) the window sums of
@@ -54,4 +61,5 @@ __kernel void dispersion_mask(__global const ushort* image, __global const uchar
   // What must every work-item wait for, and when? Summing (2k+1)² values a
   // pixel works; can you do it in fewer additions, and in which integer
   // types?
+  // ==== end
 }
