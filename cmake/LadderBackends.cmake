@@ -2,7 +2,7 @@
 # when it is missing) or OFF. The configure output says what was found and
 # what was skipped, and why.
 set(LADDER_BACKEND_VALUES AUTO ON OFF)
-foreach(backend OPENMP OPENCL CUDA MPI)
+foreach(backend OPENMP OPENCL CUDA MPI NCCL)
   set(LADDER_${backend} AUTO CACHE STRING "Build the ${backend} rungs: AUTO, ON or OFF")
   set_property(CACHE LADDER_${backend} PROPERTY STRINGS ${LADDER_BACKEND_VALUES})
   string(TOUPPER "${LADDER_${backend}}" LADDER_${backend})
@@ -80,6 +80,26 @@ if(NOT LADDER_MPI STREQUAL "OFF")
   find_program(LADDER_MPIEXEC NAMES mpirun mpiexec HINTS ${MPIEXEC_EXECUTABLE})
 else()
   message(STATUS "hpc-ladder: MPI rungs skipped: LADDER_MPI=OFF")
+endif()
+
+# NCCL for GPU-to-GPU traffic between the ranks of the MPI rungs with a GPU
+# each: the library and header, found like any library (the CUDA toolkit's
+# folders first).
+if(NOT LADDER_NCCL STREQUAL "OFF")
+  if(LADDER_HAVE_CUDA AND LADDER_HAVE_MPI)
+    find_path(LADDER_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS})
+    find_library(LADDER_NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR})
+    if(LADDER_NCCL_INCLUDE_DIR AND LADDER_NCCL_LIBRARY)
+      add_library(ladder_nccl INTERFACE)
+      target_include_directories(ladder_nccl INTERFACE ${LADDER_NCCL_INCLUDE_DIR})
+      target_link_libraries(ladder_nccl INTERFACE ${LADDER_NCCL_LIBRARY})
+    endif()
+    ladder_backend_result(NCCL "${LADDER_NCCL_LIBRARY}" "no nccl.h and libnccl.so found (NVIDIA's libnccl-dev)")
+  else()
+    ladder_backend_result(NCCL "" "its rungs need both CUDA and MPI")
+  endif()
+else()
+  message(STATUS "hpc-ladder: NCCL rungs skipped: LADDER_NCCL=OFF")
 endif()
 
 # Warnings for every target of the project.

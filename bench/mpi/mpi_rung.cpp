@@ -175,6 +175,15 @@ void MpiRung::upload() { take_step(Step::upload, nullptr, nullptr); }
 void MpiRung::compute() { take_step(Step::compute, nullptr, nullptr); }
 void MpiRung::download() { take_step(Step::download, nullptr, nullptr); }
 
+int MpiRung::node_rank() const {
+  MPI_Comm node;
+  LADDER_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node));
+  int rank = 0;
+  MPI_Comm_rank(node, &rank);
+  MPI_Comm_free(&node);
+  return rank;
+}
+
 double MpiRung::timed_compute() {
   const double start = MPI_Wtime();
   compute();
@@ -183,6 +192,11 @@ double MpiRung::timed_compute() {
 
 std::string MpiRung::device_name() const {
   return std::to_string(ranks_) + " MPI rank" + (ranks_ == 1 ? "" : "s") + " on " + host_cpu_model();
+}
+
+int mpi_ranks_on_this_machine() {
+  const char* local_size = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");  // Open MPI tells each rank
+  return local_size ? std::max(1, std::atoi(local_size)) : 1;
 }
 
 // `ladder run ... --ranks N`: the same command again, as N ranks under mpirun.

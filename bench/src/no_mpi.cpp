@@ -10,6 +10,7 @@ Availability mpi_availability() {
   return {false, "built without MPI (LADDER_MPI: no MPI found, or the option is OFF; Debian: libopenmpi-dev)"};
 }
 std::optional<int> start_mpi_rank() { return std::nullopt; }
+int mpi_ranks_on_this_machine() { return 1; }
 void relaunch_with_ranks(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]).rfind("--ranks", 0) == 0) throw UsageError("--ranks: " + mpi_availability().reason);

@@ -106,6 +106,13 @@ Availability rung_availability(const std::string& exercise, const std::string& r
                                const RunOptions& options) {
   const RungEntry* entry = find_rung(exercise, rung, track);
   Availability backend = backend_availability(entry ? entry->backend : backend_of(rung), options);
+  // A rung with a GPU for every MPI rank (cuda_nccl) needs as many GPUs as ranks on this machine.
+  if (backend.available && rung.ends_with("_nccl")) {
+    const int ranks = mpi_ranks_on_this_machine(), gpus = static_cast<int>(cuda_devices().size());
+    if (ranks > gpus)
+      return {false, "needs a GPU for each MPI rank: " + std::to_string(ranks) + " ranks on this machine, " +
+                         std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s")};
+  }
   if (!backend.available || entry) return backend;
   return {false, track == kExercisesTrack ? "no skeleton for it in exercises/" : "not built in this build"};
 }

@@ -20,6 +20,8 @@ std::optional<int> start_mpi_rank();
 // `--ranks N` on the command line: runs the same command as N MPI ranks under
 // mpirun (and does not return); without it, returns at once.
 void relaunch_with_ranks(int argc, char** argv);
+// How many ranks of this MPI job run on this machine (1 outside mpirun).
+int mpi_ranks_on_this_machine();
 
 // For `ladder devices` and the results' context.
 nlohmann::json cuda_devices();

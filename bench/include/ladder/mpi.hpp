@@ -56,6 +56,9 @@ class MpiRung : public Rung {
 
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
+  // This rank's index among the ranks on its own machine: a rung with a GPU
+  // per rank takes that GPU.
+  int node_rank() const;
   MPI_Comm communicator() const { return MPI_COMM_WORLD; }
 
  private:

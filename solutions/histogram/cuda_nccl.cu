@@ -1,0 +1,107 @@
+// cuda_nccl: the mpi rung with a GPU for every rank. Each rank copies its
+// part of the values to its own GPU and counts it there with the cuda rung's
+// kernel; one ncclReduce then adds the GPUs' 256 counts on rank 0's GPU,
+// GPU to GPU (NVLink where there is one), never through the hosts.
+#include <optional>
+#include <vector>
+
+#include "kernels/histogram/histogram_shared.cuh"
+#include "ladder/cuda.cuh"
+#include "ladder/nccl.hpp"
+
+namespace ladder {
+namespace {
+
+class CudaNcclHistogram final : public MpiRung {
+ public:
+  static constexpr Backend kBackend = Backend::cuda;  // listed, and skipped without a GPU, as a CUDA rung
+  explicit CudaNcclHistogram(const RungContext& context) : MpiRung(context) {}
+  DeviceKind device_kind() const override { return DeviceKind::gpu; }
+  std::string device_name() const override { return std::to_string(ranks()) + " × " + gpu_name_ + " (NCCL)"; }
+
+ protected:
+  void prepare_ranks(const Arrays* inputs, Arrays* outputs) override {
+    // One GPU per rank on each machine, in the order of the ranks there.
+    int gpus = 0;
+    LADDER_CUDA_CHECK(cudaGetDeviceCount(&gpus));
+    LADDER_CUDA_CHECK(cudaSetDevice(node_rank() % gpus));
+    cudaDeviceProp properties{};
+    LADDER_CUDA_CHECK(cudaGetDeviceProperties(&properties, node_rank() % gpus));
+    gpu_name_ = properties.name;
+
+    long long n = 0;
+    if (rank() == 0) {
+      values_ = inputs->at("values").view<std::uint8_t>().data();
+      n = static_cast<long long>(inputs->at("values").size());
+      counts_ = outputs->at("counts").view<std::uint32_t>().data();
+    }
+    LADDER_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, communicator()));
+    sizes_.assign(ranks(), 0);
+    begins_.assign(ranks(), 0);
+    for (int r = 0; r < ranks(); ++r) {
+      const Part part = part_of(n, r, ranks());
+      sizes_[r] = static_cast<int>(part.size());
+      begins_[r] = static_cast<int>(part.begin);
+    }
+    part_.resize(sizes_[rank()]);
+    stream_.emplace();  // on this rank's GPU, now current
+    d_values_ = DeviceBuffer<std::uint8_t>(std::max<std::size_t>(1, part_.size()));
+    for (DeviceBuffer<std::uint32_t>& set : d_counts_) {
+      set = DeviceBuffer<std::uint32_t>(256);
+      LADDER_CUDA_CHECK(cudaMemset(set.data(), 0, set.bytes()));
+    }
+    d_total_ = DeviceBuffer<std::uint32_t>(256);
+    // The cuda rung's grid: the blocks that fit on the GPU at once, capped by the work.
+    int per_sm = 0;
+    LADDER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, histogram_shared, kHistogramThreads, 0));
+    const std::size_t wanted = ceil_div(std::max<std::size_t>(1, part_.size()), 16 * kVectorsPerThread);
+    blocks_ = static_cast<unsigned>(std::min<std::size_t>(wanted, std::size_t(per_sm) * properties.multiProcessorCount));
+    communicator_ = NcclCommunicator(communicator(), rank(), ranks());
+  }
+
+  // Upload: each rank its part, through MPI to its host, then to its GPU.
+  void scatter() override {
+    LADDER_MPI(MPI_Scatterv(values_, sizes_.data(), begins_.data(), MPI_UNSIGNED_CHAR, part_.data(), sizes_[rank()],
+                            MPI_UNSIGNED_CHAR, 0, communicator()));
+    LADDER_CUDA_CHECK(cudaMemcpyAsync(d_values_.data(), part_.data(), part_.size(), cudaMemcpyHostToDevice,
+                                      stream_->get()));
+    LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
+  }
+
+  void compute_ranks() override {
+    // As the cuda rung: each call adds into the set the call before zeroed.
+    current_ = 1 - current_;
+    histogram_shared<<<blocks_, kHistogramThreads, 0, stream_->get()>>>(
+        d_values_.data(), part_.size(), d_counts_[current_].data(), d_counts_[1 - current_].data());
+    LADDER_CUDA_CHECK_LAUNCH();
+    // The GPUs' counts added on rank 0's GPU, on the same stream: after the kernel, GPU to GPU.
+    LADDER_NCCL(ncclReduce(d_counts_[current_].data(), d_total_.data(), 256, ncclUint32, ncclSum, 0,
+                           communicator_.get(), stream_->get()));
+    LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
+  }
+
+  // Download: rank 0's GPU holds the total.
+  void gather() override {
+    if (rank() == 0)
+      LADDER_CUDA_CHECK(cudaMemcpy(counts_, d_total_.data(), 256 * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  }
+
+ private:
+  static constexpr std::size_t kVectorsPerThread = 8;
+  std::string gpu_name_ = "GPU";
+  const std::uint8_t* values_ = nullptr;  // rank 0 only: the harness's arrays
+  std::uint32_t* counts_ = nullptr;
+  std::vector<int> sizes_, begins_;
+  std::vector<std::uint8_t> part_;
+  std::optional<CudaStream> stream_;
+  DeviceBuffer<std::uint8_t> d_values_;
+  DeviceBuffer<std::uint32_t> d_counts_[2];  // this call's counts and the next call's, in turn
+  DeviceBuffer<std::uint32_t> d_total_;      // rank 0's: every GPU's counts added
+  int current_ = 1;
+  unsigned blocks_ = 1;
+  NcclCommunicator communicator_;  // declared last, so destroyed first: before the stream and buffers it uses
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(histogram, cuda_nccl, CudaNcclHistogram);
+}  // namespace ladder
