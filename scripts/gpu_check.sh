@@ -82,5 +82,44 @@ if [ -n "$threads" ]; then
   "$ladder" run "${exercises[@]}" --size "$sweep_size" --variants serial,openmp --sweep "threads=$threads" \
     --out "$out/results-threads.json" >>"$out/run.log" 2>&1 || status=1
 fi
+# Many devices: where the build has MPI, the mpi and cuda_nccl rungs on one
+# rank and on RANKS ranks (default: one per GPU, where there are two or
+# more): checked, compute-sanitizer's memcheck over the cuda_nccl rungs, and
+# timed beside the one-device rungs at each size.
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU" || true)
+ranks=${RANKS-$([ "${gpus:-0}" -ge 2 ] && echo "$gpus")}
+if [ -n "$ranks" ] && "$ladder" list | grep -qE "^  mpi "; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
+  : >"$out/ranks.log"
+  distributed=$("$ladder" list --json | python3 -c '
+import json, sys
+for entry in json.load(sys.stdin):
+    if any(r["name"] == "mpi" for r in entry["rungs"]):
+        print(entry["exercise"])')
+  for exercise in $distributed; do
+    rungs=$("$ladder" list --json | python3 -c '
+import json, sys
+for entry in json.load(sys.stdin):
+    if entry["exercise"] == sys.argv[1]:
+        print(",".join(r["name"] for r in entry["rungs"] if r["name"] in ("serial", "openmp", "mpi", "cuda", "cuda_nccl")))' "$exercise")
+    for n in 1 "$ranks"; do
+      echo "== $(date -u +%T) ladder check $exercise --variants mpi,cuda_nccl --ranks $n" >>"$out/ranks.log"
+      timeout 300 "$ladder" check "$exercise" --variants mpi,cuda_nccl --ranks "$n" >>"$out/ranks.log" 2>&1 || status=1
+    done
+    if [ "${SANITIZE:-1}" != 0 ] && "$ladder" list | grep -qE "^  cuda_nccl "; then
+      echo "== $(date -u +%T) memcheck on $ranks ranks: ladder check $exercise --variants cuda_nccl" >>"$out/ranks.log"
+      timeout 300 mpirun -np "$ranks" --oversubscribe compute-sanitizer --tool memcheck --error-exitcode 9 \
+        "$ladder" check "$exercise" --variants cuda_nccl >>"$out/ranks.log" 2>&1
+      echo "== exit $?" >>"$out/ranks.log"
+    fi
+    for size in ${SIZES-workshop large}; do
+      echo "== $(date -u +%T) ladder run $exercise --size $size --variants $rungs --ranks $ranks" >>"$out/ranks.log"
+      timeout 500 "$ladder" run "$exercise" --size "$size" --variants "$rungs" --ranks "$ranks" \
+        --out "$out/results-ranks-$exercise-$size.json" >>"$out/ranks.log" 2>&1 || status=1
+    done
+  done
+  grep -E "^== |^  (mpi|cuda_nccl|cuda|serial|openmp) " "$out/ranks.log"
+fi
+
 cat "$out/run.log"
 exit $status

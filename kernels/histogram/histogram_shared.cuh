@@ -53,7 +53,8 @@ __device__ __forceinline__ void count_vector(uint4 vector, unsigned* column) {
 
 // next_counts, the other of the rung's two sets of counts, is zeroed here
 // for the next call, so that a call is one launch: no memset before it.
-__global__ void __launch_bounds__(kHistogramThreads, kHistogramBlocksPerSm)
+// static: the cuda and cuda_nccl rungs each compile their own copy.
+static __global__ void __launch_bounds__(kHistogramThreads, kHistogramBlocksPerSm)
     histogram_shared(const unsigned char* __restrict__ values, std::size_t n, unsigned* __restrict__ counts,
                      unsigned* __restrict__ next_counts) {
   __shared__ unsigned lane_counts[kHistogramBins][kHistogramLanes];  // 32 KiB
