@@ -142,12 +142,14 @@ MpiRung::MpiRung(const RungContext& context) {
   }
 }
 
-MpiRung::~MpiRung() {
-  if (rank_ == 0 && ranks_ > 1) {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (!finalized) announce(Step::destroy);
-  }
+MpiRung::~MpiRung() { release_other_ranks(); }
+
+void MpiRung::release_other_ranks() {
+  if (rank_ != 0 || ranks_ == 1 || released_) return;
+  released_ = true;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) announce(Step::destroy);
 }
 
 void MpiRung::take_step(Step step, const Arrays* inputs, Arrays* outputs) {

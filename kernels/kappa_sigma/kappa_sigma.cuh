@@ -21,7 +21,8 @@
 
 #include "kernels/kappa_sigma/clip_state.cuh"  // ClipState, the float keys, kClipBuckets, kClipThreads
 
-__global__ void clip_start(const float* values, unsigned n, ClipState* state) {
+// The kernels are static: the cuda and cuda_nccl rungs each compile their own copy.
+static __global__ void clip_start(const float* values, unsigned n, ClipState* state) {
   state->lower = -CUDART_INF;
   state->upper = CUDART_INF;
   state->shift = values[0];  // a constant image then sums exact zeros: std 0
@@ -36,7 +37,7 @@ __device__ __forceinline__ void merge_counts(const unsigned* block_counts, unsig
     if (block_counts[bin] != 0) atomicAdd(&counts[bin], block_counts[bin]);
 }
 
-__global__ void __launch_bounds__(kClipThreads)
+static __global__ void __launch_bounds__(kClipThreads)
     clip_survey(const float* __restrict__ values, unsigned n, const ClipState* state, double* partials,
                 unsigned* counts) {
   if (state->done) return;  // the same for the whole block: no __syncthreads is skipped by some only
@@ -67,7 +68,7 @@ __global__ void __launch_bounds__(kClipThreads)
   merge_counts(block_counts, counts, kClipBuckets);
 }
 
-__global__ void __launch_bounds__(kClipThreads)
+static __global__ void __launch_bounds__(kClipThreads)
     clip_refine(const float* __restrict__ values, unsigned n, const ClipState* state, unsigned* counts, int pass) {
   if (state->done) return;
   __shared__ unsigned block_counts[2 * kClipBuckets];  // one histogram per middle value
@@ -95,7 +96,7 @@ __global__ void __launch_bounds__(kClipThreads)
 // histogram: it sums them, a scan over the block gives the count below its
 // bins, and the one whose bins hold a middle value's rank finds its bucket.
 // Every thread then clears its own bins for the next pass.
-__global__ void __launch_bounds__(kClipThreads)
+static __global__ void __launch_bounds__(kClipThreads)
     clip_select(ClipState* state, const double* partials, unsigned blocks, unsigned* counts, int pass, double kappa) {
   if (state->done) return;
   __shared__ double block_sums[3][kClipThreads];
@@ -189,7 +190,7 @@ __global__ void __launch_bounds__(kClipThreads)
 
 // The mask of the kept values, and the statistics (count, median, mean, std,
 // iterations, lower, upper; NaN for the first three when nothing was kept).
-__global__ void __launch_bounds__(kClipThreads)
+static __global__ void __launch_bounds__(kClipThreads)
     clip_mask(const float* __restrict__ values, unsigned n, const ClipState* state, std::uint8_t* mask,
               double* statistics) {
   const double lower = state->lower, upper = state->upper;

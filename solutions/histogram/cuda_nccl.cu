@@ -12,22 +12,13 @@
 namespace ladder {
 namespace {
 
-class CudaNcclHistogram final : public MpiRung {
+class CudaNcclHistogram final : public NcclRung {
  public:
-  static constexpr Backend kBackend = Backend::cuda;  // listed, and skipped without a GPU, as a CUDA rung
-  explicit CudaNcclHistogram(const RungContext& context) : MpiRung(context) {}
-  DeviceKind device_kind() const override { return DeviceKind::gpu; }
-  std::string device_name() const override { return std::to_string(ranks()) + " × " + gpu_name_ + " (NCCL)"; }
+  explicit CudaNcclHistogram(const RungContext& context) : NcclRung(context) {}
 
  protected:
   void prepare_ranks(const Arrays* inputs, Arrays* outputs) override {
-    // One GPU per rank on each machine, in the order of the ranks there.
-    int gpus = 0;
-    LADDER_CUDA_CHECK(cudaGetDeviceCount(&gpus));
-    LADDER_CUDA_CHECK(cudaSetDevice(node_rank() % gpus));
-    cudaDeviceProp properties{};
-    LADDER_CUDA_CHECK(cudaGetDeviceProperties(&properties, node_rank() % gpus));
-    gpu_name_ = properties.name;
+    const cudaDeviceProp& properties = select_gpu();
 
     long long n = 0;
     if (rank() == 0) {
@@ -48,15 +39,16 @@ class CudaNcclHistogram final : public MpiRung {
     d_values_ = DeviceBuffer<std::uint8_t>(std::max<std::size_t>(1, part_.size()));
     for (DeviceBuffer<std::uint32_t>& set : d_counts_) {
       set = DeviceBuffer<std::uint32_t>(256);
-      LADDER_CUDA_CHECK(cudaMemset(set.data(), 0, set.bytes()));
+      LADDER_CUDA_CHECK(cudaMemsetAsync(set.data(), 0, set.bytes(), stream_->get()));
     }
+    LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
     d_total_ = DeviceBuffer<std::uint32_t>(256);
     // The cuda rung's grid: the blocks that fit on the GPU at once, capped by the work.
     int per_sm = 0;
     LADDER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, histogram_shared, kHistogramThreads, 0));
     const std::size_t wanted = ceil_div(std::max<std::size_t>(1, part_.size()), 16 * kVectorsPerThread);
     blocks_ = static_cast<unsigned>(std::min<std::size_t>(wanted, std::size_t(per_sm) * properties.multiProcessorCount));
-    communicator_ = NcclCommunicator(communicator(), rank(), ranks());
+    connect_gpus();
   }
 
   // Upload: each rank its part, through MPI to its host, then to its GPU.
@@ -76,7 +68,7 @@ class CudaNcclHistogram final : public MpiRung {
     LADDER_CUDA_CHECK_LAUNCH();
     // The GPUs' counts added on rank 0's GPU, on the same stream: after the kernel, GPU to GPU.
     LADDER_NCCL(ncclReduce(d_counts_[current_].data(), d_total_.data(), 256, ncclUint32, ncclSum, 0,
-                           communicator_.get(), stream_->get()));
+                           nccl(), stream_->get()));
     LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
   }
 
@@ -88,7 +80,6 @@ class CudaNcclHistogram final : public MpiRung {
 
  private:
   static constexpr std::size_t kVectorsPerThread = 8;
-  std::string gpu_name_ = "GPU";
   const std::uint8_t* values_ = nullptr;  // rank 0 only: the harness's arrays
   std::uint32_t* counts_ = nullptr;
   std::vector<int> sizes_, begins_;
@@ -99,7 +90,6 @@ class CudaNcclHistogram final : public MpiRung {
   DeviceBuffer<std::uint32_t> d_total_;      // rank 0's: every GPU's counts added
   int current_ = 1;
   unsigned blocks_ = 1;
-  NcclCommunicator communicator_;  // declared last, so destroyed first: before the stream and buffers it uses
 };
 
 }  // namespace

@@ -54,6 +54,11 @@ class MpiRung : public Rung {
   virtual void compute_ranks() = 0;
   virtual void gather() {}
 
+  // Rank 0: tells the other ranks to destroy their copy of this rung now,
+  // not after this one's members are gone (~MpiRung would), for members
+  // whose destruction is itself collective. Once only.
+  void release_other_ranks();
+
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
   // This rank's index among the ranks on its own machine: a rung with a GPU
@@ -64,6 +69,7 @@ class MpiRung : public Rung {
  private:
   int rank_ = 0;
   int ranks_ = 1;
+  bool released_ = false;
 };
 
 // Every MPI call's status, checked: a failure names the call and MPI's message.

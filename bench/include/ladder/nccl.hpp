@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
 #include "ladder/mpi.hpp"
 
@@ -45,6 +46,41 @@ class NcclCommunicator {
 
  private:
   ncclComm_t comm_ = nullptr;
+};
+
+// NcclRung: an MpiRung with a GPU for every rank, listed, and skipped
+// without a GPU, as a CUDA rung. In prepare_ranks() a rung first calls
+// select_gpu(), and connect_gpus() once it needs NCCL between the GPUs.
+class NcclRung : public MpiRung {
+ public:
+  static constexpr Backend kBackend = Backend::cuda;
+  explicit NcclRung(const RungContext& context) : MpiRung(context) {}
+  // Destroying a communicator is collective among a machine's ranks: the
+  // other ranks are told to destroy their rung before this one's goes.
+  ~NcclRung() override { release_other_ranks(); }
+
+  DeviceKind device_kind() const override { return DeviceKind::gpu; }
+  std::string device_name() const override {
+    return std::to_string(ranks()) + " × " + (gpu_.name[0] ? gpu_.name : "GPU") + " (NCCL)";
+  }
+
+ protected:
+  // This rank's GPU, made current: one a rank on each machine, in the order of the ranks there.
+  const cudaDeviceProp& select_gpu() {
+    int gpus = 0;
+    LADDER_CUDA_CHECK(cudaGetDeviceCount(&gpus));
+    const int device = node_rank() % gpus;
+    LADDER_CUDA_CHECK(cudaSetDevice(device));
+    LADDER_CUDA_CHECK(cudaGetDeviceProperties(&gpu_, device));
+    return gpu_;
+  }
+  // The NCCL communicator among every rank's GPU (collective).
+  void connect_gpus() { communicator_ = NcclCommunicator(communicator(), rank(), ranks()); }
+  ncclComm_t nccl() const { return communicator_.get(); }
+
+ private:
+  cudaDeviceProp gpu_{};
+  NcclCommunicator communicator_;
 };
 
 }  // namespace ladder

@@ -23,7 +23,7 @@ namespace {  // internal: the solution's kernels of the same names are linked in
 
 // Given: one thread, before the loop.
 // ==== end
-__global__ void clip_start(const float* values, unsigned n, ClipState* state) {
+static __global__ void clip_start(const float* values, unsigned n, ClipState* state) {
   state->lower = -CUDART_INF;
   state->upper = CUDART_INF;
   state->shift = values[0];  // a constant image then sums exact zeros: std 0
@@ -38,7 +38,7 @@ __global__ void clip_start(const float* values, unsigned n, ClipState* state) {
 // Σ(x - shift), Σ(x - shift)² (doubles) over the kept values, and adds to
 // counts[0 .. kClipBuckets) the histogram of float_key(x) >> 21.
 // ==== end
-__global__ void __launch_bounds__(kClipThreads)
+static __global__ void __launch_bounds__(kClipThreads)
     clip_survey(const float* __restrict__ values, unsigned n, const ClipState* state, double* partials,
                 unsigned* counts) {
   // ==== yours
@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(kClipThreads)
 // kClipBuckets) (counts[kClipBuckets ..)); pass 2: the same with the top 22
 // bits and bits 9-0. When both prefixes are equal, only the first counts.
 // ==== end
-__global__ void __launch_bounds__(kClipThreads)
+static __global__ void __launch_bounds__(kClipThreads)
     clip_refine(const float* __restrict__ values, unsigned n, const ClipState* state, unsigned* counts, int pass) {
   // ==== yours
   // TODO
@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(kClipThreads)
 // bucket of each middle value's rank and clears counts; after pass 2, the
 // median, the pass's bounds and the kept interval, shift, iterations + 1.
 // ==== end
-__global__ void __launch_bounds__(kClipThreads)
+static __global__ void __launch_bounds__(kClipThreads)
     clip_select(ClipState* state, const double* partials, unsigned blocks, unsigned* counts, int pass, double kappa) {
   // ==== yours
   // TODO: a scan over the bins' totals finds the bucket of a rank.
@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(kClipThreads)
 
 // The mask of the kept values, and the statistics (count, median, mean, std,
 // iterations, lower, upper; NaN for the first three when nothing was kept).
-__global__ void __launch_bounds__(kClipThreads)
+static __global__ void __launch_bounds__(kClipThreads)
     clip_mask(const float* __restrict__ values, unsigned n, const ClipState* state, std::uint8_t* mask,
               double* statistics) {
   const double lower = state->lower, upper = state->upper;
