@@ -108,7 +108,10 @@ for entry in json.load(sys.stdin):
     done
     if [ "${SANITIZE:-1}" != 0 ] && "$ladder" list | grep -qE "^  cuda_nccl "; then
       echo "== $(date -u +%T) memcheck on $ranks ranks: ladder check $exercise --variants cuda_nccl" >>"$out/ranks.log"
-      timeout 300 mpirun -np "$ranks" --oversubscribe compute-sanitizer --tool memcheck --error-exitcode 9 \
+      # NCCL's set-up probes kernels built for other GPUs (cudaFuncGetAttributes, error 209, handled by
+      # NCCL): API errors are not reported, invalid accesses are.
+      timeout 300 mpirun -np "$ranks" --oversubscribe compute-sanitizer --tool memcheck --report-api-errors no \
+        --error-exitcode 9 \
         "$ladder" check "$exercise" --variants cuda_nccl >>"$out/ranks.log" 2>&1
       echo "== exit $?" >>"$out/ranks.log"
     fi

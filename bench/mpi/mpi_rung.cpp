@@ -230,6 +230,8 @@ void relaunch_with_ranks(int argc, char** argv) {
   std::vector<std::string> command = {"mpirun", "-np", std::to_string(*ranks)};
 #ifdef OPEN_MPI
   command.push_back("--oversubscribe");  // more ranks than cores is allowed, if slow
+  // No binding to a core: rank 0 also runs the openmp rungs, which want every core (bound, they got one).
+  command.insert(command.end(), {"--bind-to", "none"});
   // Open MPI refuses to run as root unless told: containers and CI often are root.
   if (geteuid() == 0) {
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
