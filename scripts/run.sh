@@ -10,7 +10,9 @@ scripts/bootstrap.sh
 cuda=$(scripts/cuda_option.sh)  # CUDA built where a GPU is, or where LADDER_CUDA asks
 # The configure summary: what was found, what is skipped and why.
 cmake --preset release -DLADDER_CUDA="$cuda" | { grep "hpc-ladder" || true; }
-cmake --build --preset release
+# Only the program: the tests are scripts/test.sh's (building them too made a
+# fresh clone's first run minutes longer).
+cmake --build --preset release --target ladder
 mkdir -p results
 status=0
 build/release/bench/ladder run --out results/ladder-results.json "$@" || status=$?
