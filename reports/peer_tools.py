@@ -7,6 +7,7 @@ A peer whose result is not the reference array itself (primesieve's count) or is
 tolerance returns (timer, output, compare) instead, compare(got, expected) -> (ok, detail), where
 expected maps the reference's output names to arrays.
 """
+import math
 import os
 import statistics
 import time
@@ -14,20 +15,52 @@ import time
 import numpy as np
 
 
+def median_interval(samples):
+    """Half the width of the median's 95 % interval, over the median: distribution-free, from the order
+    statistics n/2 -+ 0.98 sqrt(n), as the harness computes it (bench/src/harness.cpp, summarise())."""
+    ordered = sorted(samples)
+    n = len(ordered)
+    median = statistics.median(ordered)
+    reach = 0.98 * math.sqrt(n)
+    below = max(0, math.floor(n / 2 - reach))
+    above = min(n - 1, math.ceil(n / 2 + reach))
+    return (ordered[above] - ordered[below]) / (2 * median) if median > 0 else 0.0
+
+
 def summarise(samples):
     mean = statistics.fmean(samples)
     return {"median_s": statistics.median(samples), "min_s": min(samples), "max_s": max(samples), "mean_s": mean,
-            "cv": statistics.pstdev(samples) / mean if mean > 0 else 0.0, "repetitions": len(samples),
-            "samples_s": samples}
+            "cv": statistics.pstdev(samples) / mean if mean > 0 else 0.0, "median_interval": median_interval(samples),
+            "repetitions": len(samples), "samples_s": samples}
 
 
-def repeat(once, min_time, time_budget, minimum=10, maximum=1000):
-    """Samples of once() (which returns seconds): enough for min_time, within [minimum, maximum], but no more
-    than fit in time_budget seconds (at least one): a slow peer gets fewer repetitions, as a slow rung does in
-    `ladder run --time-budget`."""
+# The timing policy is the harness's: `ladder run` records it in the results (context.timing_policy), and
+# the peers of that run are held to the same numbers. Batches beyond the first stop at this many, as in
+# bench/include/ladder/harness.hpp (TimingPolicy::kMaxBatches), where a run does not record it.
+MAX_BATCHES = 4
+
+
+def measure(once, policy):
+    """Samples of once() (which returns seconds) by the harness's rule (bench/src/harness.cpp, measure()): a
+    pilot, not kept, sizes the first batch to min_time_s within [min_repetitions, max_repetitions] and to half
+    the time budget (a rung's compute figure gets half: the other half is its transfer figure), at least 3;
+    more batches while the median's 95 % interval is wider than noise_target, up to max_batches batches,
+    max_repetitions samples or half the budget."""
+    min_time, budget = policy["min_time_s"], policy["time_budget_s"] / 2
+    least, most = policy["min_repetitions"], policy["max_repetitions"]
     pilot = max(once(), 1e-9)
-    count = int(min(max(min_time / pilot, minimum), maximum, max(time_budget / pilot, 1)))
-    return [once() for _ in range(count)]
+    batch = min(max(math.ceil(min_time / pilot), least), most)
+    batch = max(min(batch, int(budget / pilot)), min(3, least))
+    samples, spent = [], 0.0
+    for batches in range(1, policy.get("max_batches", MAX_BATCHES) + 1):
+        new = [once() for _ in range(batch)]
+        samples += new
+        spent += sum(new)
+        per_sample = spent / len(samples)
+        if (median_interval(samples) <= policy["noise_target"] or len(samples) + batch > most
+                or spent + per_sample * batch > budget):
+            break
+    return samples
 
 
 def host_timer(function):

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Peers: what a participant would use instead of the suite, timed on the same inputs in the same run.
 
-    python3 reports/peers.py RESULTS.json [--ladder PATH] [--min-time 0.2] [--time-budget S] [--replicates N]
+    python3 reports/peers.py RESULTS.json [--ladder PATH] [--min-time S] [--time-budget S] [--replicates N]
 
-For every exercise run in RESULTS.json that has peers below, the inputs are
+For every exercise run in RESULTS.json that has peers (solutions/<exercise>/peers.py), the inputs are
 regenerated with `ladder generate` (same size, parameters and seed, so the
 same bytes), each peer is timed and its output checked against the
 reference, and the rows are added to that run as `peers` (the results file
@@ -12,10 +12,11 @@ as skipped, with the reason.
 
 Host peers are timed with a steady clock, GPU peers (CuPy) with CUDA events
 on data already on the device (compute-only), with the L2 cache evicted
-before each repetition as the suite does. Each peer is repeated for at
-least --min-time seconds and 10 times, but a slow one only as often as fits
-in the run's time budget (`ladder run --time-budget`, 60 s by default), and
-at least once: at the large size a one-core SciPy call can take seconds.
+before each repetition as the suite does. Each peer is repeated by the
+rungs' own rule and policy (peer_tools.measure(): the same minimum time,
+repetitions, noise target and time budget, read from the run's recorded
+context.timing_policy), and timed in as many interleaved replicates as the
+run's rungs were.
 """
 import argparse
 import importlib.util
@@ -29,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ladder_results import fail, load_results
-from peer_tools import compare_arrays, repeat, summarise
+from peer_tools import compare_arrays, measure, summarise
 
 PROGRAM = "peers"
 
@@ -47,7 +48,7 @@ def recipe(exercise):
     return module.peers
 
 
-def run_peers(ladder, entry, min_time, time_budget):
+def run_peers(ladder, entry, policy):
     rows = []
     with tempfile.TemporaryDirectory() as directory:
         command = [ladder, "generate", entry["exercise"], "--size", entry["size"], "--seed", str(entry["seed"]),
@@ -70,7 +71,7 @@ def run_peers(ladder, entry, min_time, time_budget):
                 continue
             timer, output, *custom = make()
             compare = custom[0] if custom else compare_arrays
-            samples = repeat(timer, min_time, time_budget)
+            samples = measure(timer, policy)
             ok, detail = compare(output(), expected if custom else next(iter(expected.values())))
             row.update(status="ok" if ok else "failed", check={"ok": bool(ok), "detail": detail},
                        timings={"compute": summarise(samples)})
@@ -98,6 +99,11 @@ def merge_replicates(passes):
     return merged
 
 
+# `ladder run`'s defaults (bench/include/ladder/harness.hpp, TimingPolicy), for runs that did not record theirs.
+DEFAULT_POLICY = {"min_time_s": 0.2, "min_repetitions": 5, "max_repetitions": 1000, "noise_target": 0.01,
+                  "time_budget_s": 60.0}
+
+
 def run_time_budget(results, default=60.0):
     """The time budget the rungs ran under, so that the peers in the same file are held to the same: the
     context's timing policy, or in runs before it was recorded `--time-budget S` on the run's command line;
@@ -116,11 +122,22 @@ def run_time_budget(results, default=60.0):
     return default
 
 
+def run_policy(results):
+    """The timing policy the run's rungs were held to, which its peers follow too."""
+    recorded = (results.get("context", {}).get("timing_policy") or {})
+    policy = {key: recorded.get(key, value) for key, value in DEFAULT_POLICY.items()}
+    policy["time_budget_s"] = run_time_budget(results, DEFAULT_POLICY["time_budget_s"])
+    if "max_batches" in recorded:
+        policy["max_batches"] = recorded["max_batches"]
+    return policy
+
+
 def main():
     parser = argparse.ArgumentParser(prog="peers", description=__doc__.split("\n")[0])
     parser.add_argument("results")
     parser.add_argument("--ladder", default=os.environ.get("LADDER", "ladder"), help="the ladder program")
-    parser.add_argument("--min-time", type=float, default=0.2)
+    parser.add_argument("--min-time", type=float, default=None,
+                        help="seconds of timed work per peer, at least (default: the run's, as its rungs had)")
     parser.add_argument("--time-budget", type=float, default=None,
                         help="seconds of repetitions one peer may take (default: the run's `ladder run --time-budget`,"
                              " else 60)")
@@ -130,9 +147,13 @@ def main():
     if args.results.endswith(".gz"):  # it writes the peers back into the file, as plain JSON
         fail(PROGRAM, f"{args.results}: a gzipped results file; peers.py adds to a plain one (gunzip it first)")
     results = load_results(PROGRAM, args.results)
-    time_budget = args.time_budget if args.time_budget is not None else run_time_budget(results)
-    if not time_budget > 0:
-        fail(PROGRAM, f"--time-budget {time_budget}: give a number of seconds above 0")
+    policy = run_policy(results)
+    if args.time_budget is not None:
+        policy["time_budget_s"] = args.time_budget
+    if args.min_time is not None:
+        policy["min_time_s"] = args.min_time
+    if not policy["time_budget_s"] > 0:
+        fail(PROGRAM, f"--time-budget {policy['time_budget_s']}: give a number of seconds above 0")
     entries = [entry for entry in results["results"] if entry["exercise"] in RECIPES]
     replicates = args.replicates or max([entry.get("replicates", 1) for entry in entries] + [1])
     # Interleaved as `ladder run --replicates` does: every exercise once, then again.
@@ -141,7 +162,7 @@ def main():
         if replicates > 1:
             print(f"== peers, replicate {replicate + 1} of {replicates}", flush=True)
         for entry, entry_passes in zip(entries, passes):
-            entry_passes.append(run_peers(args.ladder, entry, args.min_time, time_budget))
+            entry_passes.append(run_peers(args.ladder, entry, policy))
     for entry, entry_passes in zip(entries, passes):
         entry["peers"] = merge_replicates(entry_passes)
     temporary = Path(args.results).with_suffix(".peers.tmp")

@@ -146,7 +146,7 @@ with tempfile.TemporaryDirectory() as directory:
     check("| 60 % of FP32 / 94 % of PCIe |" in (d / "fp32" / "tables.md").read_text(),
           "tables.md should mark a fraction of the FP32 rate, then of the PCIe link")
 
-    # The time budget holds a slow peer to fewer repetitions (at least one), as it does a slow rung.
+    # The time budget holds a slow peer to fewer repetitions (at least three), as it does a slow rung.
     budgeted = d / "budgeted.json"
     budgeted.write_text(fresh.read_text())
     peers = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "reports" / "peers.py"), str(budgeted),
@@ -155,9 +155,23 @@ with tempfile.TemporaryDirectory() as directory:
     check(peers.returncode == 0, f"peers.py --time-budget: {peers.stderr}")
     counts = [p["timings"]["compute"]["repetitions"] for e in json.loads(budgeted.read_text())["results"]
               for p in e["peers"] if p["status"] == "ok"]
-    check(counts and all(c == 1 for c in counts), f"one repetition each under a tiny budget, not {counts}")
+    check(counts and all(c == 3 for c in counts), f"three repetitions each under a tiny budget, not {counts}")
     sys.path.insert(0, str(Path(__file__).parent.parent / "reports"))
-    from peers import run_time_budget
+    from peers import run_policy, run_time_budget
+    from peer_tools import measure, median_interval
+    # One timing policy: the peers follow the run's recorded policy, by the harness's rule.
+    recorded = json.loads(fresh.read_text())
+    check(run_policy(recorded)["min_repetitions"] == recorded["context"]["timing_policy"]["min_repetitions"],
+          "the peers read the run's timing policy")
+    policy = {"min_time_s": 0, "min_repetitions": 5, "max_repetitions": 1000, "noise_target": 0.01,
+              "time_budget_s": 60}
+    steady = measure(lambda: 1e-3, policy)
+    check(len(steady) == 5, f"a steady peer stops after its first batch of 5, not {len(steady)}")
+    noise = iter([1e-3 * (1 + (i % 7) / 3) for i in range(10000)])
+    noisy = measure(lambda: next(noise), policy)
+    check(len(noisy) == 20, f"a noisy peer gets four batches of 5, not {len(noisy)}")
+    check(abs(median_interval([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) - 8 / 11) < 1e-12,
+          "the median's interval as the harness computes it: (x[9] - x[1]) / (2 x 5.5) for 10 samples")
     check(run_time_budget({"context": {"command_line": "ladder run --size large --time-budget 10"}}) == 10,
           "the peers take the run's --time-budget")
     check(run_time_budget({"context": {"command_line": "ladder run"}}) == 60, "else ladder run's default, 60 s")
