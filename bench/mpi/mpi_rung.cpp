@@ -11,6 +11,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <thread>
@@ -124,6 +125,18 @@ Part part_of(long long n, int rank, int ranks) {
   const long long base = n / ranks, extra = n % ranks;
   const long long begin = rank * base + std::min<long long>(rank, extra);
   return {begin, begin + base + (rank < extra ? 1 : 0)};
+}
+
+Parts parts_of(long long n, int ranks) {
+  Parts parts;
+  for (int r = 0; r < ranks; ++r) {
+    const Part part = part_of(n, r, ranks);
+    if (part.end > std::numeric_limits<int>::max())
+      throw UsageError("MPI counts in int: " + std::to_string(n) + " items are too many to share as they are");
+    parts.counts.push_back(static_cast<int>(part.size()));
+    parts.offsets.push_back(static_cast<int>(part.begin));
+  }
+  return parts;
 }
 
 std::string host_cpu_model();  // host_rung.cpp

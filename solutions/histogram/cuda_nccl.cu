@@ -27,14 +27,8 @@ class CudaNcclHistogram final : public NcclRung {
       counts_ = outputs->at("counts").view<std::uint32_t>().data();
     }
     LADDER_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, communicator()));
-    sizes_.assign(ranks(), 0);
-    begins_.assign(ranks(), 0);
-    for (int r = 0; r < ranks(); ++r) {
-      const Part part = part_of(n, r, ranks());
-      sizes_[r] = static_cast<int>(part.size());
-      begins_[r] = static_cast<int>(part.begin);
-    }
-    part_.resize(sizes_[rank()]);
+    parts_ = parts_of(n, ranks());
+    part_.resize(parts_.counts[rank()]);
     stream_.emplace();  // on this rank's GPU, now current
     d_values_ = DeviceBuffer<std::uint8_t>(std::max<std::size_t>(1, part_.size()));
     for (DeviceBuffer<std::uint32_t>& set : d_counts_) {
@@ -53,7 +47,7 @@ class CudaNcclHistogram final : public NcclRung {
 
   // Upload: each rank its part, through MPI to its host, then to its GPU.
   void scatter() override {
-    LADDER_MPI(MPI_Scatterv(values_, sizes_.data(), begins_.data(), MPI_UNSIGNED_CHAR, part_.data(), sizes_[rank()],
+    LADDER_MPI(MPI_Scatterv(values_, parts_.counts.data(), parts_.offsets.data(), MPI_UNSIGNED_CHAR, part_.data(), parts_.counts[rank()],
                             MPI_UNSIGNED_CHAR, 0, communicator()));
     LADDER_CUDA_CHECK(cudaMemcpyAsync(d_values_.data(), part_.data(), part_.size(), cudaMemcpyHostToDevice,
                                       stream_->get()));
@@ -82,7 +76,7 @@ class CudaNcclHistogram final : public NcclRung {
   static constexpr std::size_t kVectorsPerThread = 8;
   const std::uint8_t* values_ = nullptr;  // rank 0 only: the harness's arrays
   std::uint32_t* counts_ = nullptr;
-  std::vector<int> sizes_, begins_;
+  Parts parts_;  // every rank's part
   std::vector<std::uint8_t> part_;
   std::optional<CudaStream> stream_;
   DeviceBuffer<std::uint8_t> d_values_;

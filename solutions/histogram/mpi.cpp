@@ -25,20 +25,14 @@ class MpiHistogram final : public MpiRung {
       counts_ = outputs->at("counts").view<std::uint32_t>().data();
     }
     LADDER_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, communicator()));  // every rank sizes its part
-    part_sizes_.clear();
-    part_begins_.clear();
-    for (int r = 0; r < ranks(); ++r) {
-      const Part part = part_of(n, r, ranks());
-      part_sizes_.push_back(static_cast<int>(part.size()));
-      part_begins_.push_back(static_cast<int>(part.begin));
-    }
-    part_.resize(part_sizes_[rank()]);
+    parts_ = parts_of(n, ranks());
+    part_.resize(parts_.counts[rank()]);
   }
 
   // Upload: rank 0 sends each rank its part of the values.
   void scatter() override {
-    LADDER_MPI(MPI_Scatterv(values_, part_sizes_.data(), part_begins_.data(), MPI_UNSIGNED_CHAR, part_.data(),
-                            part_sizes_[rank()], MPI_UNSIGNED_CHAR, 0, communicator()));
+    LADDER_MPI(MPI_Scatterv(values_, parts_.counts.data(), parts_.offsets.data(), MPI_UNSIGNED_CHAR, part_.data(),
+                            parts_.counts[rank()], MPI_UNSIGNED_CHAR, 0, communicator()));
   }
 
   void compute_ranks() override {
@@ -65,7 +59,7 @@ class MpiHistogram final : public MpiRung {
  private:
   const std::uint8_t* values_ = nullptr;  // rank 0 only
   std::uint32_t* counts_ = nullptr;       // rank 0 only
-  std::vector<int> part_sizes_, part_begins_;
+  Parts parts_;  // every rank's part of the values
   std::vector<std::uint8_t> part_;
 };
 

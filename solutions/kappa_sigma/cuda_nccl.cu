@@ -35,14 +35,8 @@ class CudaNcclKappaSigma final : public NcclRung {
     }
     LADDER_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, communicator()));
     n_ = static_cast<unsigned>(n);  // the kernels count in unsigned, as the cuda rung's
-    sizes_.assign(ranks(), 0);
-    begins_.assign(ranks(), 0);
-    for (int r = 0; r < ranks(); ++r) {
-      const Part part = part_of(n, r, ranks());
-      sizes_[r] = static_cast<int>(part.size());
-      begins_[r] = static_cast<int>(part.begin);
-    }
-    const std::size_t mine = static_cast<std::size_t>(sizes_[rank()]);
+    parts_ = parts_of(n, ranks());
+    const std::size_t mine = static_cast<std::size_t>(parts_.counts[rank()]);
     sky_.resize(mine);
     part_mask_.resize(mine);
 
@@ -57,7 +51,7 @@ class CudaNcclKappaSigma final : public NcclRung {
     // smallest of the ranks' if their GPUs differ.
     int per_sm = 0;
     LADDER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, clip_survey, kClipThreads, 0));
-    const std::size_t wanted = ceil_div(std::max<std::size_t>(1, static_cast<std::size_t>(sizes_[0])), kClipThreads);
+    const std::size_t wanted = ceil_div(std::max<std::size_t>(1, static_cast<std::size_t>(parts_.counts[0])), kClipThreads);
     blocks_ =
         static_cast<unsigned>(std::min<std::size_t>(wanted, std::size_t(per_sm) * properties.multiProcessorCount));
     LADDER_MPI(MPI_Allreduce(MPI_IN_PLACE, &blocks_, 1, MPI_UNSIGNED, MPI_MIN, communicator()));
@@ -73,7 +67,7 @@ class CudaNcclKappaSigma final : public NcclRung {
   // Upload: each rank its part of the sky, through MPI to its host, then to
   // its GPU; and the sky's first value, the shift every rank's sums start from.
   void scatter() override {
-    LADDER_MPI(MPI_Scatterv(image_, sizes_.data(), begins_.data(), MPI_FLOAT, sky_.data(), sizes_[rank()], MPI_FLOAT, 0,
+    LADDER_MPI(MPI_Scatterv(image_, parts_.counts.data(), parts_.offsets.data(), MPI_FLOAT, sky_.data(), parts_.counts[rank()], MPI_FLOAT, 0,
                             communicator()));
     float first = rank() == 0 ? image_[0] : 0.0f;
     LADDER_MPI(MPI_Bcast(&first, 1, MPI_FLOAT, 0, communicator()));
@@ -113,7 +107,7 @@ class CudaNcclKappaSigma final : public NcclRung {
       LADDER_CUDA_CHECK(cudaMemcpyAsync(statistics_, d_statistics_.data(), d_statistics_.bytes(),
                                         cudaMemcpyDeviceToHost, stream_->get()));
     LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
-    LADDER_MPI(MPI_Gatherv(part_mask_.data(), sizes_[rank()], MPI_UNSIGNED_CHAR, mask_, sizes_.data(), begins_.data(),
+    LADDER_MPI(MPI_Gatherv(part_mask_.data(), parts_.counts[rank()], MPI_UNSIGNED_CHAR, mask_, parts_.counts.data(), parts_.offsets.data(),
                            MPI_UNSIGNED_CHAR, 0, communicator()));
   }
 
@@ -121,7 +115,7 @@ class CudaNcclKappaSigma final : public NcclRung {
   // Iterations queued between two reads of the done flag, as in the cuda rung.
   static constexpr std::size_t kIterationsPerCheck = 4;
 
-  unsigned local_n() const { return static_cast<unsigned>(sizes_[rank()]); }
+  unsigned local_n() const { return static_cast<unsigned>(parts_.counts[rank()]); }
 
   // The cuda rung's iteration on this rank's part, each count made global
   // before clip_select reads it. Once the state is done, every kernel
@@ -161,7 +155,7 @@ class CudaNcclKappaSigma final : public NcclRung {
   std::uint8_t* mask_ = nullptr;
   double* statistics_ = nullptr;
   unsigned n_ = 0;                   // the whole sky's values
-  std::vector<int> sizes_, begins_;  // every rank's part of the sky
+  Parts parts_;  // every rank's part
   std::vector<float> sky_;           // this rank's part, on its host
   std::vector<std::uint8_t> part_mask_;
   unsigned blocks_ = 1;

@@ -44,21 +44,15 @@ class MpiKappaSigma final : public MpiRung {
       statistics_ = outputs->at("statistics").view<double>().data();
     }
     LADDER_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, communicator()));
-    sizes_.assign(ranks(), 0);
-    begins_.assign(ranks(), 0);
-    for (int r = 0; r < ranks(); ++r) {
-      const Part part = part_of(n, r, ranks());
-      sizes_[r] = static_cast<int>(part.size());
-      begins_[r] = static_cast<int>(part.begin);
-    }
-    sky_.resize(sizes_[rank()]);
-    kept_.resize(sizes_[rank()]);
-    part_mask_.resize(sizes_[rank()]);
+    parts_ = parts_of(n, ranks());
+    sky_.resize(parts_.counts[rank()]);
+    kept_.resize(parts_.counts[rank()]);
+    part_mask_.resize(parts_.counts[rank()]);
   }
 
   // Upload: each rank its rows of the sky.
   void scatter() override {
-    LADDER_MPI(MPI_Scatterv(image_, sizes_.data(), begins_.data(), MPI_FLOAT, sky_.data(), sizes_[rank()], MPI_FLOAT,
+    LADDER_MPI(MPI_Scatterv(image_, parts_.counts.data(), parts_.offsets.data(), MPI_FLOAT, sky_.data(), parts_.counts[rank()], MPI_FLOAT,
                             0, communicator()));
   }
 
@@ -103,7 +97,7 @@ class MpiKappaSigma final : public MpiRung {
 
   // Download: the mask's parts back to rank 0 (the statistics are there already).
   void gather() override {
-    LADDER_MPI(MPI_Gatherv(part_mask_.data(), sizes_[rank()], MPI_UNSIGNED_CHAR, mask_, sizes_.data(), begins_.data(),
+    LADDER_MPI(MPI_Gatherv(part_mask_.data(), parts_.counts[rank()], MPI_UNSIGNED_CHAR, mask_, parts_.counts.data(), parts_.offsets.data(),
                            MPI_UNSIGNED_CHAR, 0, communicator()));
   }
 
@@ -156,7 +150,7 @@ class MpiKappaSigma final : public MpiRung {
   const float* image_ = nullptr;    // rank 0 only: the harness's arrays
   std::uint8_t* mask_ = nullptr;
   double* statistics_ = nullptr;
-  std::vector<int> sizes_, begins_;  // every rank's part of the sky
+  Parts parts_;  // every rank's part
   std::vector<float> sky_;           // this rank's part
   std::vector<float> kept_;          // its kept values, packed at the start
   std::size_t kept_count_ = 0;

@@ -44,14 +44,8 @@ class CudaNcclMedianFilter final : public NcclRung {
     if (frame_type_ != MPI_DATATYPE_NULL) MPI_Type_free(&frame_type_);
     LADDER_MPI(MPI_Type_contiguous(static_cast<int>(frame_bytes), MPI_BYTE, &frame_type_));
     LADDER_MPI(MPI_Type_commit(&frame_type_));
-    counts_.assign(ranks(), 0);
-    offsets_.assign(ranks(), 0);
-    for (int r = 0; r < ranks(); ++r) {
-      const Part frames = part_of(static_cast<long long>(stack_.frames), r, ranks());
-      counts_[r] = static_cast<int>(frames.size());
-      offsets_[r] = static_cast<int>(frames.begin);
-    }
-    const std::size_t part_bytes = std::size_t(counts_[rank()]) * frame_bytes;
+    parts_ = parts_of(static_cast<long long>(stack_.frames), ranks());
+    const std::size_t part_bytes = std::size_t(parts_.counts[rank()]) * frame_bytes;
     frames_in_.resize(part_bytes);
     frames_out_.resize(part_bytes);
 
@@ -68,7 +62,7 @@ class CudaNcclMedianFilter final : public NcclRung {
 
   // Upload: each rank its frames, through MPI to its host, then to its GPU.
   void scatter() override {
-    LADDER_MPI(MPI_Scatterv(image_, counts_.data(), offsets_.data(), frame_type_, frames_in_.data(), counts_[rank()],
+    LADDER_MPI(MPI_Scatterv(image_, parts_.counts.data(), parts_.offsets.data(), frame_type_, frames_in_.data(), parts_.counts[rank()],
                             frame_type_, 0, communicator()));
     LADDER_CUDA_CHECK(
         cudaMemcpyAsync(d_image_.data(), frames_in_.data(), frames_in_.size(), cudaMemcpyHostToDevice, stream_->get()));
@@ -81,7 +75,7 @@ class CudaNcclMedianFilter final : public NcclRung {
     median_filter::with_pixel_type(dtype_, [&](auto tag) {
       using T = decltype(tag);
       launch_median_filter(reinterpret_cast<const T*>(d_image_.data()), reinterpret_cast<T*>(d_output_.data()),
-                           std::size_t(counts_[rank()]), int(stack_.height), int(stack_.width), settings,
+                           std::size_t(parts_.counts[rank()]), int(stack_.height), int(stack_.width), settings,
                            stream_->get(), MedianKernel::network);
     });
     LADDER_CUDA_CHECK_LAUNCH();
@@ -93,7 +87,7 @@ class CudaNcclMedianFilter final : public NcclRung {
     LADDER_CUDA_CHECK(cudaMemcpyAsync(frames_out_.data(), d_output_.data(), frames_out_.size(), cudaMemcpyDeviceToHost,
                                       stream_->get()));
     LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
-    LADDER_MPI(MPI_Gatherv(frames_out_.data(), counts_[rank()], frame_type_, output_, counts_.data(), offsets_.data(),
+    LADDER_MPI(MPI_Gatherv(frames_out_.data(), parts_.counts[rank()], frame_type_, output_, parts_.counts.data(), parts_.offsets.data(),
                            frame_type_, 0, communicator()));
   }
 
@@ -104,7 +98,7 @@ class CudaNcclMedianFilter final : public NcclRung {
   median_filter::Stack stack_;
   DType dtype_ = DType::f32;
   MPI_Datatype frame_type_ = MPI_DATATYPE_NULL;
-  std::vector<int> counts_, offsets_;
+  Parts parts_;  // every rank's frames
   std::vector<std::byte> frames_in_, frames_out_;  // this rank's frames on its host, as bytes of the pixel type
   DeviceBuffer<std::byte> d_image_, d_output_;
   std::optional<CudaStream> stream_;  // after the buffers: destroying a stream waits for it

@@ -40,25 +40,19 @@ class MpiMedianFilter final : public MpiRung {
     if (frame_type_ != MPI_DATATYPE_NULL) MPI_Type_free(&frame_type_);
     LADDER_MPI(MPI_Type_contiguous(static_cast<int>(frame_bytes), MPI_BYTE, &frame_type_));
     LADDER_MPI(MPI_Type_commit(&frame_type_));
-    counts_.assign(ranks(), 0);
-    offsets_.assign(ranks(), 0);
-    for (int r = 0; r < ranks(); ++r) {
-      const Part frames = part_of(static_cast<long long>(stack_.frames), r, ranks());
-      counts_[r] = static_cast<int>(frames.size());
-      offsets_[r] = static_cast<int>(frames.begin);
-    }
-    frames_in_.resize(counts_[rank()] * frame_bytes);
-    frames_out_.resize(counts_[rank()] * frame_bytes);
+    parts_ = parts_of(static_cast<long long>(stack_.frames), ranks());
+    frames_in_.resize(parts_.counts[rank()] * frame_bytes);
+    frames_out_.resize(parts_.counts[rank()] * frame_bytes);
   }
 
   // Upload: each rank its frames.
   void scatter() override {
-    LADDER_MPI(MPI_Scatterv(image_, counts_.data(), offsets_.data(), frame_type_, frames_in_.data(), counts_[rank()],
+    LADDER_MPI(MPI_Scatterv(image_, parts_.counts.data(), parts_.offsets.data(), frame_type_, frames_in_.data(), parts_.counts[rank()],
                             frame_type_, 0, communicator()));
   }
 
   void compute_ranks() override {
-    const median_filter::Stack mine{static_cast<std::size_t>(counts_[rank()]), stack_.height, stack_.width};
+    const median_filter::Stack mine{static_cast<std::size_t>(parts_.counts[rank()]), stack_.height, stack_.width};
     median_filter::with_pixel_type(dtype_, [&](auto tag) {
       using T = decltype(tag);
       const median_filter::SelectionNetworkFilter<T> filter(reinterpret_cast<const T*>(frames_in_.data()),
@@ -72,7 +66,7 @@ class MpiMedianFilter final : public MpiRung {
 
   // Download: the filtered frames back to rank 0.
   void gather() override {
-    LADDER_MPI(MPI_Gatherv(frames_out_.data(), counts_[rank()], frame_type_, output_, counts_.data(), offsets_.data(),
+    LADDER_MPI(MPI_Gatherv(frames_out_.data(), parts_.counts[rank()], frame_type_, output_, parts_.counts.data(), parts_.offsets.data(),
                            frame_type_, 0, communicator()));
   }
 
@@ -84,7 +78,7 @@ class MpiMedianFilter final : public MpiRung {
   median_filter::Stack stack_;
   DType dtype_ = DType::f32;
   MPI_Datatype frame_type_ = MPI_DATATYPE_NULL;
-  std::vector<int> counts_, offsets_;
+  Parts parts_;  // every rank's frames
   // This rank's frames, in and out, as bytes of whatever the pixel type is
   // (vector<std::byte> is aligned for any scalar type through operator new).
   std::vector<std::byte> frames_in_, frames_out_;

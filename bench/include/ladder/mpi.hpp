@@ -19,6 +19,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ladder/registry.hpp"
 
@@ -83,5 +84,14 @@ struct Part {
   long long size() const { return end - begin; }
 };
 Part part_of(long long n, int rank, int ranks);
+
+// Every rank's part of n items at once, as MPI_Scatterv and MPI_Gatherv
+// take them: rank r's counts[r] items start at item offsets[r]. A
+// UsageError where a count or offset passes an int's range (MPI counts in
+// int: a datatype of several elements per item keeps them small).
+struct Parts {
+  std::vector<int> counts, offsets;
+};
+Parts parts_of(long long n, int ranks);
 
 }  // namespace ladder
