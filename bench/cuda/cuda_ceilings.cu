@@ -1,10 +1,13 @@
-// The device's own limits, measured once per run: device-to-device copy
-// bandwidth (what a streaming kernel can hope for), PCIe bandwidth in each
+// The device's own limits, measured once per run: its memory bandwidth, the
+// best of a device-to-device copy and STREAM's kernels (what a streaming
+// kernel can hope for), PCIe bandwidth in each
 // direction, pinned and pageable, and pinned in both at once, and the FP32
 // rate (what a compute-bound kernel can hope for).
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "ladder/backends.hpp"
 #include "ladder/cuda.cuh"
@@ -62,6 +65,65 @@ double measure_fp32_rate(const cudaDeviceProp& properties, cudaStream_t stream) 
   return 2.0 * double(blocks) * kThreads * kRounds * kUnroll * kChains / seconds;
 }
 
+// STREAM's kernels on the device (McCalpin's copy, add and triad), 16 bytes
+// a load, a grid-stride loop over the resident grid: what a streaming rung
+// like vector_add can reach, which a copy engine's cudaMemcpy may not show.
+__global__ void stream_copy(const float4* __restrict__ b, float4* __restrict__ a, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    a[i] = b[i];
+}
+__global__ void stream_add(const float4* __restrict__ a, const float4* __restrict__ b, float4* __restrict__ c,
+                           std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+    const float4 x = a[i], y = b[i];
+    c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+  }
+}
+__global__ void stream_triad(const float4* __restrict__ b, const float4* __restrict__ c, float4* __restrict__ a,
+                             float s, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+    const float4 x = b[i], y = c[i];
+    a[i] = make_float4(x.x + s * y.x, x.y + s * y.y, x.z + s * y.z, x.w + s * y.w);
+  }
+}
+
+// The device's bandwidth: the best of cudaMemcpy and STREAM's three kernels,
+// each over arrays of `bytes` (well above any L2), bytes read + written over
+// the best of 10 runs. Sets `kernel` to the one that set it.
+double measure_stream_bandwidth(const cudaDeviceProp& properties, cudaStream_t stream, std::size_t bytes,
+                                std::string& kernel) {
+  DeviceBuffer<std::byte> a(bytes), b(bytes), c(bytes);
+  LADDER_CUDA_CHECK(cudaMemsetAsync(b.data(), 1, bytes, stream));
+  LADDER_CUDA_CHECK(cudaMemsetAsync(c.data(), 2, bytes, stream));
+  const std::size_t n = bytes / sizeof(float4);
+  constexpr int kThreads = 256;
+  const int blocks = properties.multiProcessorCount * (properties.maxThreadsPerMultiProcessor / kThreads);
+  auto* fa = reinterpret_cast<float4*>(a.data());
+  auto* fb = reinterpret_cast<float4*>(b.data());
+  auto* fc = reinterpret_cast<float4*>(c.data());
+  struct Candidate {
+    const char* name;
+    double bytes_moved;
+    std::function<void()> run;
+  };
+  const Candidate candidates[] = {
+      {"cudaMemcpy", 2.0 * bytes,
+       [&] { LADDER_CUDA_CHECK(cudaMemcpyAsync(a.data(), b.data(), bytes, cudaMemcpyDeviceToDevice, stream)); }},
+      {"STREAM copy", 2.0 * bytes, [&] { stream_copy<<<blocks, kThreads, 0, stream>>>(fb, fa, n); }},
+      {"STREAM add", 3.0 * bytes, [&] { stream_add<<<blocks, kThreads, 0, stream>>>(fa, fb, fc, n); }},
+      {"STREAM triad", 3.0 * bytes, [&] { stream_triad<<<blocks, kThreads, 0, stream>>>(fb, fc, fa, 3.0f, n); }},
+  };
+  double best = 0;
+  for (const Candidate& candidate : candidates) {
+    const double rate = candidate.bytes_moved / best_time(stream, 10, [&] {
+                          candidate.run();
+                          LADDER_CUDA_CHECK(cudaGetLastError());
+                        });
+    if (rate > best) best = rate, kernel = candidate.name;
+  }
+  return best;
+}
+
 }  // namespace
 
 DeviceCeilings measure_cuda_ceilings(const RunOptions& options) {
@@ -74,14 +136,13 @@ DeviceCeilings measure_cuda_ceilings(const RunOptions& options) {
 
   const std::size_t copy_bytes = std::size_t{512} << 20;  // well above any L2
   const std::size_t transfer_bytes = std::size_t{256} << 20;
-  DeviceBuffer<std::byte> source(copy_bytes), target(copy_bytes);
+  {
+    CudaStream stream;  // destroyed first, it waits for its kernels
+    ceilings.copy_bytes_per_s =
+        measure_stream_bandwidth(properties, stream.get(), copy_bytes, ceilings.bandwidth_kernel);
+  }
+  DeviceBuffer<std::byte> source(transfer_bytes), target(transfer_bytes);
   CudaStream stream;  // after the buffers: destroyed first, it waits for its copies
-  LADDER_CUDA_CHECK(cudaMemsetAsync(source.data(), 1, copy_bytes, stream.get()));
-  double copy = best_time(stream.get(), 10, [&] {
-    LADDER_CUDA_CHECK(
-        cudaMemcpyAsync(target.data(), source.data(), copy_bytes, cudaMemcpyDeviceToDevice, stream.get()));
-  });
-  ceilings.copy_bytes_per_s = 2.0 * copy_bytes / copy;  // bytes read + written
   ceilings.fp32_operations_per_s = measure_fp32_rate(properties, stream.get());
 
   auto transfer_rates = [&](void* host, double& up, double& down) {

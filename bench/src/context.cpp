@@ -44,6 +44,7 @@ nlohmann::json ceilings_json(const std::optional<DeviceCeilings>& c) {
   if (!c) return nullptr;
   return {{"device", c->device},
           {"copy_bytes_per_s", c->copy_bytes_per_s},
+          {"bandwidth_kernel", c->bandwidth_kernel},
           {"host_to_device_pinned_bytes_per_s", c->host_to_device_pinned},
           {"device_to_host_pinned_bytes_per_s", c->device_to_host_pinned},
           {"host_to_device_pageable_bytes_per_s", c->host_to_device_pageable},

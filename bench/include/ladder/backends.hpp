@@ -30,7 +30,8 @@ nlohmann::json opencl_devices();
 // Measured ceilings of the selected device (0 when it cannot be measured).
 struct DeviceCeilings {
   std::string device;
-  double copy_bytes_per_s = 0;  // device-to-device copy, bytes read + written
+  double copy_bytes_per_s = 0;  // memory bandwidth, bytes read + written: the best of bandwidth_kernel's
+  std::string bandwidth_kernel;  // which set it: cudaMemcpy, or STREAM copy, add or triad
   double host_to_device_pinned = 0;
   double device_to_host_pinned = 0;
   double host_to_device_pageable = 0;
