@@ -1,9 +1,11 @@
 // ladder: the one program of hpc-ladder (docs/design.md, "The command line").
 // Errors are caught here and turned into one message and an exit status:
 // 1 a rung failed its check, 2 bad usage or input, 3 a device failed.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -25,6 +28,7 @@
 #include "ladder/error.hpp"
 #include "ladder/fits.hpp"
 #include "ladder/harness.hpp"
+#include "ladder/kernels.hpp"
 #include "ladder/memory.hpp"
 #include "ladder/npy.hpp"
 #include "ladder/suggest.hpp"
@@ -415,90 +419,50 @@ std::map<std::string, double> quick_times(const std::string& exercise, const std
   return times;
 }
 
-// Correctness of every rung on the problem's check cases; with --track
-// exercises, the participant's rungs, and for each that passes its time
-// next to the solution's on this machine.
-// `ladder check EXERCISE --race`: the same check of the exercise's OpenCL
-// rungs, run again under Oclgrind (Debian's `oclgrind`), which simulates an
-// OpenCL device, follows every work-item and reports two of them touching
-// one address with no barrier or atomic between. Oclgrind writes its
-// reports to stderr, between the check's own lines; they are read from there.
-// Oclgrind runs a kernel thousands of times slower than a device: the check
-// it runs leaves out the cases of more than 4 MiB of traffic (primes at
-// 10^6 and 10^7, say) or 16 million operations (convolution's 63×63 and
-// 67×65 kernels: 230 million; without them its check under Oclgrind takes
-// 1 minute instead of 18 in CI on 2 cores), which the check on the device
-// covers; the smaller cases still span many work-groups and every path of
-// the kernels.
-constexpr const char* kSimulatedCaseBytes = "LADDER_CHECK_MAX_CASE_BYTES";
-constexpr const char* kSimulatedCaseOperations = "LADDER_CHECK_MAX_CASE_OPERATIONS";
-constexpr std::size_t kSimulatedCaseLimit = std::size_t{4} << 20;
-constexpr std::size_t kSimulatedOperationLimit = std::size_t{16} << 20;
-
-int check_for_races(const Arguments& args) {
-  if (std::system("command -v oclgrind > /dev/null 2>&1") != 0)
-    throw UsageError(
-        "--race runs the OpenCL rungs on Oclgrind, which is not installed (Debian: apt-get install oclgrind)");
-  auto problem = make_problem(args.positional[0]);
-  std::string rungs;
-  for (const auto& rung : chosen_rungs(*problem, split_list(args.value("--variants"))))
-    if (backend_of(rung) == Backend::opencl) rungs += (rungs.empty() ? "" : ",") + rung;
-  if (rungs.empty()) throw UsageError("--race checks OpenCL rungs, and none is chosen in " + problem->name());
-  // 64 KiB of local memory, as on most GPUs (Oclgrind's own default, 32 KiB,
-  // is less than spot_finding's widest window needs).
-  std::string command = std::string(kSimulatedCaseBytes) + "=" + std::to_string(kSimulatedCaseLimit) + " " +
-                        kSimulatedCaseOperations + "=" + std::to_string(kSimulatedOperationLimit) +
-                        " oclgrind --data-races --max-errors 20 --local-mem-size 65536 '" +
-                        std::filesystem::read_symlink("/proc/self/exe").string() + "' check " + problem->name() +
-                        " --variants " + rungs;
-  for (const char* option : {"--track", "--size", "--threads"})
-    if (args.flag(option)) command += std::string(" ") + option + " " + args.value(option);
-  const auto errors = std::filesystem::temp_directory_path() / ("ladder-race-" + std::to_string(getpid()) + ".txt");
-  std::cout << "Oclgrind (--data-races): ladder check " << problem->name() << " --variants " << rungs << "\n"
-            << "PoCL runs a work-group's work-items one after another, so it cannot show a missing\n"
-            << "atomic or barrier within a work-group; Oclgrind follows every work-item (slowly).\n"
-            << std::flush;
-  const int status = std::system((command + " 2> '" + errors.string() + "'").c_str());
-  std::ifstream in(errors);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  std::filesystem::remove(errors);
-  const std::regex problem_report("data race|Invalid (read|write)|divergence detected|Uninitialized value");
-  const auto reports = std::count_if(lines.begin(), lines.end(),
-                                     [&](const std::string& line) { return std::regex_search(line, problem_report); });
-  if (reports > 0) {
-    std::cout << "Oclgrind reported " << reports << " problem(s) (at most 20 are reported); the first:\n";
-    for (std::size_t i = 0; i < lines.size() && i < 40; ++i) std::cout << lines[i] << '\n';
-    return 1;
-  }
-  for (const auto& line : lines) std::cerr << line << '\n';
-  std::cout << "Oclgrind reported no race and no invalid access.\n";
-  return status == 0 ? 0 : 1;
-}
-
 // One rung's line in `ladder check`: what it came to, and the words after its name.
 struct CheckVerdict {
   enum Kind { pass, fail, not_implemented, skipped, no_skeleton } kind;
   std::string text;
 };
 
-// The largest case a check runs: no limit, except under a simulator (--race).
-struct CaseLimit {
-  std::size_t bytes = SIZE_MAX;
-  std::size_t operations = SIZE_MAX;
-  bool admits(const Work& work) const { return work.bytes <= double(bytes) && work.operations <= double(operations); }
-  std::string describe() const {  // "4 MiB of traffic or 16 Mi operations"
-    std::string text = bytes == SIZE_MAX ? "" : std::to_string(bytes >> 20) + " MiB of traffic";
-    if (operations != SIZE_MAX) text += (text.empty() ? "" : " or ") + std::to_string(operations >> 20) + " Mi operations";
-    return text;
-  }
-};
+// `ladder check` runs each OpenCL rung's check in a child `ladder check`
+// (check_in_child), under Oclgrind with --race. kCheckVerdict, set for the
+// child, names the file it writes its one rung's verdict to, and makes it
+// time nothing and announce each case on stderr first, so that a crash or
+// one of Oclgrind's reports can name its case. kSimulatedCheck makes it run
+// the problem's small simulator_cases(), each computed once.
+constexpr const char* kCheckVerdict = "LADDER_CHECK_VERDICT";
+constexpr const char* kSimulatedCheck = "LADDER_CHECK_SIMULATED";
+constexpr const char* kCaseAnnouncement = "ladder: case ";
+
+const std::vector<std::pair<CheckVerdict::Kind, std::string>> kVerdictNames = {
+    {CheckVerdict::pass, "pass"},
+    {CheckVerdict::fail, "fail"},
+    {CheckVerdict::not_implemented, "not_implemented"},
+    {CheckVerdict::skipped, "skipped"},
+    {CheckVerdict::no_skeleton, "no_skeleton"}};
+
+void write_verdict(const std::string& path, const CheckVerdict& verdict) {
+  for (const auto& [kind, name] : kVerdictNames)
+    if (kind == verdict.kind) write_file_atomically(path, name + "\n" + verdict.text);
+}
+
+std::optional<CheckVerdict> read_verdict(const std::string& path) {
+  std::ifstream in(path);
+  std::string name, text;
+  if (!std::getline(in, name)) return std::nullopt;
+  std::getline(in, text, '\0');
+  for (const auto& [kind, known] : kVerdictNames)
+    if (known == name) return CheckVerdict{kind, text};
+  return std::nullopt;
+}
 
 // A rung run on every check case (each with its own seed, i + 1) until the
-// first failure, compared with the reference. Cases over the limit are left
-// out, and the line says so.
+// first failure, compared with the reference; a write past the end of an
+// output fails it too. With `announce`, each case is named on stderr first;
+// `simulated` (under Oclgrind), each is computed once, not twice.
 CheckVerdict check_rung(const Problem& problem, const std::string& rung, const std::string& track,
-                        const std::vector<Params>& cases, const RunOptions& options, const CaseLimit& limit) {
+                        const std::vector<Params>& cases, const RunOptions& options, bool announce, bool simulated) {
   const RungEntry* entry = find_rung(problem.name(), rung, track);
   // A solution's extra rung (cuda_fft, opencl_trial, ...) is not part of the exercise.
   if (!entry && track == kExercisesTrack && find_rung(problem.name(), rung, kSolutionsTrack))
@@ -506,7 +470,7 @@ CheckVerdict check_rung(const Problem& problem, const std::string& rung, const s
   const Availability availability = rung_availability(problem.name(), rung, track, options);
   if (!availability.available) return {CheckVerdict::skipped, "skipped (" + availability.reason + ")"};
 
-  std::size_t skipped_cases = 0, unsimulated_cases = 0;
+  std::size_t skipped_cases = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     Params params = problem.resolve("tiny", cases[i]);
     // A check is quick: a case this rung would take long on (naive primes
@@ -515,41 +479,267 @@ CheckVerdict check_rung(const Problem& problem, const std::string& rung, const s
       ++skipped_cases;
       continue;
     }
+    // The case and its seed, and the run that shows the same input again.
+    std::string where, again;
+    for (const auto& [key, value] : params.values())
+      where += " " + key + "=" + value, again += " --param " + key + "=" + value;
+    const std::string seed = std::to_string(i + 1);
+    if (announce) std::cerr << kCaseAnnouncement << where.substr(1) << " seed=" << seed << std::endl;
     Arrays inputs = problem.generate(params, i + 1);
-    if (!limit.admits(problem.work(inputs, params))) {
-      ++unsimulated_cases;
-      continue;
-    }
     std::string failure;
     try {
-      CheckResult result =
-          problem.check(run_once(*entry, inputs, params, options, problem), problem.reference(inputs, params));
+      CheckResult result = problem.check(run_once(*entry, inputs, params, options, problem, simulated ? 1 : 2),
+                                         problem.reference(inputs, params));
       if (!result.ok) failure = result.detail;
     } catch (const NotImplemented& error) {
       return {CheckVerdict::not_implemented, "not implemented (" + std::string(error.what()) + ")"};
     } catch (const DeviceError& error) {
       failure = error.what();
+    } catch (const OutOfBounds& error) {
+      failure = error.what();
     }
-    if (!failure.empty()) {
-      // The case and its seed, and the run that shows the same input again.
-      std::string where, again;
-      for (const auto& [key, value] : params.values())
-        where += " " + key + "=" + value, again += " --param " + key + "=" + value;
-      const std::string seed = std::to_string(i + 1);
+    if (!failure.empty())
       return {CheckVerdict::fail, "FAIL case" + where + " seed=" + seed + ": " + failure + " (again: ladder run " +
                                       problem.name() + " --variants " + rung +
                                       (track == kExercisesTrack ? " --track exercises" : "") + again + " --seed " +
                                       seed + ")"};
-    }
   }
-  std::string text = "pass (" + std::to_string(cases.size() - skipped_cases - unsimulated_cases) + " inputs";
+  std::string text = "pass (" + std::to_string(cases.size() - skipped_cases) + " inputs";
   if (skipped_cases > 0)
     text += "; " + std::to_string(skipped_cases) + " left out, predicted over " +
             std::to_string(static_cast<int>(kCheckCaseBudget)) + " s each";
-  if (unsimulated_cases > 0)
-    text += "; " + std::to_string(unsimulated_cases) + " left out, over " + limit.describe() +
-            " each, too large to simulate";
   return {CheckVerdict::pass, text + ")"};
+}
+
+// The check's last line; its exit status: 1 where a rung failed.
+int print_summary(std::map<CheckVerdict::Kind, int> counts) {
+  const int no_skeleton = counts[CheckVerdict::no_skeleton];
+  std::cout << counts[CheckVerdict::pass] << " passed, " << counts[CheckVerdict::fail] << " failed, "
+            << counts[CheckVerdict::not_implemented] << " not implemented, " << counts[CheckVerdict::skipped]
+            << " skipped" << (no_skeleton ? ", " + std::to_string(no_skeleton) + " without skeleton" : "") << '\n';
+  return counts[CheckVerdict::fail] ? 1 : 0;
+}
+
+// One of Oclgrind's reports: a line that says what it found, then indented
+// lines with the kernel, the work-item and, where it knows it, the source
+// line ("At line 17 (column 9) of kernels/histogram/histogram.cl:").
+struct OclgrindReport {
+  std::string headline;  // "Read-write data race at local memory address 0x1000000000010"
+  std::string file, line, source;
+  std::string case_text;  // the check case it came in, as the child announced it
+  std::string text;       // the whole report
+  std::string cause() const {
+    if (std::regex_search(headline, std::regex("data race", std::regex::icase))) return "race";
+    if (std::regex_search(headline, std::regex("invalid|exceeds|out of bounds", std::regex::icase)))
+      return "out of bounds";
+    return "FAIL";
+  }
+  std::string where() const { return file.empty() ? "" : file + " line " + line + ": " + source; }
+};
+
+// Line `line` (from 1) of a kernel file as a report names it: the file, or
+// for the solutions' kernels the source embedded from kernels/. Oclgrind's
+// own copy of the line is one off: it counts the "#line" that
+// opencl_program_source puts first.
+std::string kernel_line(const std::string& file, std::size_t line) {
+  std::istringstream embedded;
+  std::ifstream on_disk(file);
+  std::istream* in = &on_disk;
+  if (!on_disk && file.rfind("kernels/", 0) == 0)
+    for (const auto& kernel : embedded_kernels())
+      if (file.substr(8) == kernel.path) embedded.str(kernel.source), in = &embedded;
+  std::string text;
+  for (std::size_t i = 0; i < line && std::getline(*in, text);) ++i;
+  if (!*in) return "";
+  const auto start = text.find_first_not_of(" \t");
+  return start == std::string::npos ? "" : text.substr(start);
+}
+
+// The reports in what a child wrote to stderr, in order, each with the case
+// announced before it. Reports are blocks: a headline, then tab-indented lines.
+std::vector<OclgrindReport> oclgrind_reports(const std::vector<std::string>& lines) {
+  std::vector<OclgrindReport> reports;
+  const std::regex location(R"(At line (\d+) (?:\(column \d+\) )?of (.+):\s*$)");
+  std::string case_text;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind(kCaseAnnouncement, 0) == 0) {
+      case_text = lines[i].substr(std::strlen(kCaseAnnouncement));
+      continue;
+    }
+    if (lines[i].empty() || lines[i][0] == '\t' || lines[i][0] == ' ') continue;
+    if (i + 1 >= lines.size() || lines[i + 1].empty() || lines[i + 1][0] != '\t') continue;
+    OclgrindReport report{lines[i], "", "", "", case_text, lines[i] + '\n'};
+    std::string source;  // of the last location, to print in place of Oclgrind's line after it
+    for (++i; i < lines.size() && !lines[i].empty() && lines[i][0] == '\t'; ++i) {
+      std::smatch match;
+      if (!source.empty()) {
+        report.text += "\t  " + source + '\n';
+        source.clear();
+        continue;
+      }
+      report.text += lines[i] + '\n';
+      if (std::regex_search(lines[i], match, location)) {
+        source = kernel_line(match[2], std::stoul(match[1]));
+        if (report.file.empty()) report.line = match[1], report.file = match[2], report.source = source;
+      }
+    }
+    --i;
+    reports.push_back(std::move(report));
+  }
+  return reports;
+}
+
+std::string quoted(const std::string& word) { return "'" + std::regex_replace(word, std::regex("'"), "'\\''") + "'"; }
+
+// A scratch folder for the children's verdicts and output, removed at the end.
+struct ScratchFolder {
+  std::filesystem::path path = std::filesystem::temp_directory_path() / ("ladder-check-" + std::to_string(getpid()));
+  ScratchFolder() { std::filesystem::create_directories(path); }
+  ~ScratchFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+
+// What a child `ladder check` of one rung left: its verdict where it wrote
+// one, its exit status, and its output (stdout and stderr, with the case
+// announcements and any report of Oclgrind's).
+struct ChildCheck {
+  std::optional<CheckVerdict> verdict;
+  int status = 0;
+  std::vector<std::string> lines;
+  // The case announced last: the one it was on when it ended.
+  std::string last_case() const {
+    for (auto line = lines.rbegin(); line != lines.rend(); ++line)
+      if (line->rfind(kCaseAnnouncement, 0) == 0) return line->substr(std::strlen(kCaseAnnouncement));
+    return "";
+  }
+  // Where it ended without a verdict (a crash, a heap that PoCL's runtime
+  // found corrupt): a FAIL naming the case, the signal and its last words.
+  CheckVerdict crash_verdict(const std::string& where) const {
+    std::string last;
+    for (std::size_t i = lines.size() > 6 ? lines.size() - 6 : 0; i < lines.size(); ++i)
+      if (lines[i].rfind(kCaseAnnouncement, 0) != 0) last += "\n      " + lines[i];
+    const int code = WEXITSTATUS(status);  // the shell's: 128 + N for signal N
+    const std::string how = code > 128
+                                ? "killed by signal " + std::to_string(code - 128) + " (" + strsignal(code - 128) +
+                                      "): a kernel that writes outside its buffers corrupts the runtime's memory; "
+                                      "is a bounds test missing?"
+                                : "exit status " + std::to_string(code) + ".";
+    return {CheckVerdict::fail, "FAIL case " + (last_case().empty() ? "(before the first)" : last_case()) +
+                                    ": the check " + where + " ended without a verdict, " + how +
+                                    " Its last words:" + last};
+  }
+};
+
+// Runs `ladder check EXERCISE --variants RUNG` in a child process, after
+// `wrapper` (e.g. "oclgrind --data-races "), simulated or not.
+ChildCheck check_in_child(const Arguments& args, const std::string& exercise, const std::string& rung,
+                          const std::string& track, const std::string& wrapper, bool simulated,
+                          const std::filesystem::path& scratch) {
+  const auto verdict_file = scratch / (rung + ".verdict"), output_file = scratch / (rung + ".txt");
+  std::filesystem::remove(verdict_file);
+  // Under mpirun (--ranks), the child is a process of its own, not one more
+  // rank: without these two, start_mpi_rank() leaves MPI alone.
+  std::string command = "env -u OMPI_COMM_WORLD_SIZE -u PMIX_RANK " + std::string(kCheckVerdict) + "=" +
+                        quoted(verdict_file.string()) + " " + (simulated ? std::string(kSimulatedCheck) + "=1 " : "") +
+                        wrapper + quoted(std::filesystem::read_symlink("/proc/self/exe").string()) + " check " +
+                        exercise + " --variants " + rung + " --track " + track;
+  for (const char* option : {"--threads", "--opencl-device"})
+    if (args.flag(option)) command += std::string(" ") + option + " " + quoted(args.value(option));
+  ChildCheck child;
+  child.status = std::system((command + " > " + quoted(output_file.string()) + " 2>&1").c_str());
+  if (WEXITSTATUS(child.status) == 128 + SIGINT) std::raise(SIGINT);  // Ctrl-C stops the whole check
+  std::ifstream in(output_file);
+  for (std::string line; std::getline(in, line);) child.lines.push_back(line);
+  child.verdict = read_verdict(verdict_file.string());
+  return child;
+}
+
+// `ladder check EXERCISE --race`: each chosen OpenCL rung of the track, on
+// the problem's small simulator_cases(), in its own `ladder check` under
+// Oclgrind (Debian's `oclgrind`), which simulates an OpenCL device,
+// follows every work-item and reports two of them touching one address
+// with no barrier or atomic between, reads and writes outside a buffer or
+// an array, reads of values never written, and barriers not reached by the
+// whole group. Nothing is timed. One verdict per rung: race, out of bounds,
+// FAIL (a wrong value, or another report) or pass; each distinct report is
+// printed once below the verdicts.
+constexpr std::size_t kOclgrindMaxErrors = 20;  // reports, after which Oclgrind says no more
+
+int check_for_races(const Arguments& args) {
+  if (std::system("command -v oclgrind > /dev/null 2>&1") != 0)
+    throw UsageError(
+        "--race runs the OpenCL rungs on Oclgrind, which is not installed (Debian: apt-get install oclgrind)");
+  const std::string track = checked_track(args);
+  auto problem = make_problem(args.positional[0]);
+  std::vector<std::string> rungs;
+  for (const auto& rung : chosen_rungs(*problem, split_list(args.value("--variants"))))
+    if (backend_of(rung) == Backend::opencl) rungs.push_back(rung);
+  if (rungs.empty()) throw UsageError("--race checks OpenCL rungs, and none is chosen in " + problem->name());
+  const auto cases = problem->simulator_cases();
+  std::cout << problem->name() << ", " << track << " track"
+            << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "") << ", on Oclgrind ("
+            << cases.size() << " small cases; nothing timed):\n"
+            << "PoCL runs a work-group's work-items one after another, so it cannot show a missing\n"
+            << "atomic or barrier within a work-group; Oclgrind follows every work-item.\n"
+            << std::flush;
+
+  const ScratchFolder scratch;
+  std::map<std::string, CheckVerdict> verdicts;
+  std::map<std::string, std::vector<OclgrindReport>> distinct_reports;  // per rung, each (cause, place) once
+  std::map<CheckVerdict::Kind, int> counts;
+  for (const auto& rung : rungs) {
+    // Oclgrind's check for uninitialised values stops at LLVM's `freeze`
+    // instruction (Oclgrind 21.10: "Unsupported instruction: freeze"), which
+    // the optimiser puts into many kernels; without optimisation the
+    // simulation is up to 100 times slower. Such a kernel is checked again
+    // without it, and the line says so.
+    bool uninitialised_checked = true;
+    ChildCheck child;
+    for (bool with_uninitialised : {true, false}) {
+      // 64 KiB of local memory, as on most GPUs (Oclgrind's own default, 32
+      // KiB, is less than spot_finding's widest window needs).
+      const std::string oclgrind = "oclgrind --data-races --check-api --max-errors " +
+                                   std::to_string(kOclgrindMaxErrors) + " --local-mem-size 65536 " +
+                                   (with_uninitialised ? "--uninitialized " : "");
+      child = check_in_child(args, problem->name(), rung, track, oclgrind, true, scratch.path);
+      const bool unsupported = std::any_of(child.lines.begin(), child.lines.end(), [](const std::string& line) {
+        return line.find("Unsupported instruction") != std::string::npos;
+      });
+      if (!with_uninitialised || !unsupported) break;
+      uninitialised_checked = false;
+    }
+    const auto reports = oclgrind_reports(child.lines);
+    CheckVerdict verdict = child.verdict ? *child.verdict : child.crash_verdict("under Oclgrind");
+    if (!reports.empty()) {
+      // The verdict is the first report's: its cause, where, and in which case.
+      const OclgrindReport& first = reports.front();
+      std::string text = first.cause() + ": " + (first.file.empty() ? first.headline : first.where()) + " (" +
+                         (first.file.empty() ? "" : first.headline + "; ") + "case " + first.case_text + "; " +
+                         std::to_string(reports.size()) + (reports.size() >= kOclgrindMaxErrors ? " or more" : "") +
+                         " report(s) from Oclgrind; each place once below)";
+      if (verdict.kind == CheckVerdict::fail) text += "; the values: " + verdict.text;
+      verdict = {CheckVerdict::fail, text};
+      // Oclgrind reports a race once per pair of work-items: each cause and place once.
+      std::set<std::string> seen;
+      for (const auto& report : reports)
+        if (seen.insert(report.cause() + " " + report.file + ":" + report.line).second)
+          distinct_reports[rung].push_back(report);
+    }
+    if (!uninitialised_checked)
+      verdict.text +=
+          " [reads of uninitialised values not checked: Oclgrind cannot follow this kernel's optimised code]";
+    ++counts[verdict.kind];
+    verdicts[rung] = verdict;
+  }
+
+  for (const auto& rung : rungs) std::cout << "  " << std::left << std::setw(16) << rung << verdicts[rung].text << '\n';
+  for (const auto& [rung, reports] : distinct_reports) {
+    std::cout << "Oclgrind's reports for " << rung << ":\n";
+    for (const auto& report : reports) std::cout << "in case " << report.case_text << ":\n" << report.text << '\n';
+  }
+  return print_summary(counts);
 }
 
 // The participant's passing rungs, timed beside the solution's. naive is
@@ -581,6 +771,11 @@ void add_exercise_times(const Problem& problem, const std::string& size, std::ve
   }
 }
 
+// Correctness of every rung on the problem's check cases; with --track
+// exercises, the participant's rungs, and for each that passes its time
+// next to the solution's on this machine; with --race, check_for_races.
+// Each OpenCL rung is checked in a child process (check_in_child), so that
+// a kernel that crashes it is still reported as that rung's FAIL.
 int command_check(const Arguments& args) {
   if (args.positional.size() != 1)
     throw UsageError("`ladder check` takes one exercise, e.g. `ladder check vector_add`");
@@ -591,37 +786,48 @@ int command_check(const Arguments& args) {
   const std::string size = args.value("--size", "workshop");
   const Params timed_params = problem->resolve(size, {});
   const auto rungs = chosen_rungs(*problem, split_list(args.value("--variants")));
-  const auto cases = problem->check_cases();
-  // Set by `ladder check --race` for the check it runs on Oclgrind.
-  CaseLimit limit;
-  if (const char* bytes = std::getenv(kSimulatedCaseBytes))
-    limit.bytes = static_cast<std::size_t>(parse_integer(kSimulatedCaseBytes, bytes, 1, 1L << 40));
-  if (const char* operations = std::getenv(kSimulatedCaseOperations))
-    limit.operations = static_cast<std::size_t>(parse_integer(kSimulatedCaseOperations, operations, 1, 1L << 40));
+  // A child of check_in_child: one rung, untimed, its verdict to a file;
+  // under Oclgrind, on the problem's small cases.
+  const char* verdict_file = std::getenv(kCheckVerdict);
+  const bool child = verdict_file != nullptr && *verdict_file != '\0';
+  const bool simulated = child && std::getenv(kSimulatedCheck) != nullptr;
+  const auto cases = simulated ? problem->simulator_cases() : problem->check_cases();
   // Every case, and the size the exercises track times, must fit before any work.
   const MemoryLimit memory_limit = host_memory_limit();
   for (const auto& overrides : cases)
     refuse_unless_memory_suffices(*problem, problem->resolve("tiny", overrides), memory_limit);
-  if (track == kExercisesTrack) refuse_unless_memory_suffices(*problem, timed_params, memory_limit);
-  std::cout << problem->name() << ", " << track << " track"
-            << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "") << ":\n";
+  const bool timed = track == kExercisesTrack && !child;
+  if (timed) refuse_unless_memory_suffices(*problem, timed_params, memory_limit);
+  if (!child)  // (a child's words are its verdict file)
+    std::cout << problem->name() << ", " << track << " track"
+              << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "") << ":\n"
+              << std::flush;
 
   std::map<std::string, CheckVerdict> verdicts;
   std::map<CheckVerdict::Kind, int> counts;
   std::vector<std::string> passing;
+  const std::optional<ScratchFolder> scratch = child ? std::nullopt : std::make_optional<ScratchFolder>();
   for (const auto& rung : rungs) {
-    const CheckVerdict& verdict = verdicts[rung] = check_rung(*problem, rung, track, cases, options, limit);
+    CheckVerdict& verdict = verdicts[rung];
+    if (child) {
+      verdict = check_rung(*problem, rung, track, cases, options, true, simulated);
+      write_verdict(verdict_file, verdict);
+    } else if (backend_of(rung) == Backend::opencl) {
+      // In a child of its own: a kernel that writes past its buffers can
+      // corrupt PoCL's heap and abort the process, and this one reports it.
+      const ChildCheck result = check_in_child(args, problem->name(), rung, track, "", false, scratch->path);
+      verdict = result.verdict ? *result.verdict : result.crash_verdict("of " + rung);
+    } else {
+      verdict = check_rung(*problem, rung, track, cases, options, false, false);
+    }
     ++counts[verdict.kind];
     if (verdict.kind == CheckVerdict::pass) passing.push_back(rung);
   }
-  if (track == kExercisesTrack) add_exercise_times(*problem, size, passing, options, verdicts);
+  if (child) return 0;
+  if (timed) add_exercise_times(*problem, size, passing, options, verdicts);
 
   for (const auto& rung : rungs) std::cout << "  " << std::left << std::setw(16) << rung << verdicts[rung].text << '\n';
-  const int no_skeleton = counts[CheckVerdict::no_skeleton];
-  std::cout << counts[CheckVerdict::pass] << " passed, " << counts[CheckVerdict::fail] << " failed, "
-            << counts[CheckVerdict::not_implemented] << " not implemented, " << counts[CheckVerdict::skipped]
-            << " skipped" << (no_skeleton ? ", " + std::to_string(no_skeleton) + " without skeleton" : "") << '\n';
-  return counts[CheckVerdict::fail] ? 1 : 0;
+  return print_summary(counts);
 }
 
 int command_solve(const Arguments& args) {
@@ -821,8 +1027,10 @@ const std::vector<CommandSpec> kCommands = {
     {"check", "EXERCISE", "correctness only, on several awkward inputs; with\n"
                           "--track exercises, your rungs (exercises/), each\n"
                           "passing one timed beside the solution's; with --race,\n"
-                          "the OpenCL rungs on Oclgrind's simulated device, which\n"
-                          "reports work-items racing on one address", command_check},
+                          "the OpenCL rungs on Oclgrind's simulated device, on\n"
+                          "small cases, untimed: it reports work-items racing on\n"
+                          "one address, accesses out of bounds and reads of\n"
+                          "values never written", command_check},
     {"solve", "EXERCISE", "run one rung on your own data (inputs may also be\n"
                           "FITS images, .fits, where ladder was built with cfitsio)", command_solve},
     {"generate", "EXERCISE", "write the generated inputs and the reference outputs as .npy", command_generate},
@@ -875,7 +1083,8 @@ const std::vector<OptionSpec> kOptions = {
     {"--host-bandwidth", "GB/s", {"run"}, "take the host's ceiling from this figure instead of measuring"},
     {"--device-bandwidth", "GB/s", {"run"}, "take the device's ceiling from this figure instead of measuring"},
     {"--json", "", {"list", "devices"}, "print it as JSON"},
-    {"--race", "", {"check"}, "the OpenCL rungs on Oclgrind, which finds data races"},
+    {"--race", "", {"check"}, "the OpenCL rungs on Oclgrind, on small cases: data races, out-of-bounds and\n"
+                                "uninitialised accesses (seconds; nothing timed)"},
     {"--variant", "RUNG", {"solve"}, "the rung to run", Occurrence::required},
     {"--input", "NAME=FILE.npy", {"solve"}, "one of the exercise's inputs, by name (repeatable)",
      Occurrence::one_or_more},
@@ -1042,8 +1251,8 @@ Arguments parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace ladder;
   try {
-    relaunch_with_ranks(argc, argv);  // --ranks N: this command again, as N ranks under mpirun
     // Under mpirun, every rank but 0 follows rank 0's MPI rungs instead (ladder/mpi.hpp).
+    relaunch_with_ranks(argc, argv);  // --ranks N: this command again, as N ranks under mpirun
     if (const std::optional<int> follower_status = start_mpi_rank()) return *follower_status;
     Arguments args = parse(argc, argv);
     if (asks_for_help(args.command) || args.flag("--help")) {

@@ -102,6 +102,10 @@ std::string opencl_program_source(const std::string& file, const std::string& tr
   if (source.find("LADDER_TODO") != std::string::npos)
     throw NotImplemented(kernel_file(file, track) +
                          " still has its LADDER_TODO line: write the kernel, then delete that line");
+  // So that the compiler's messages and Oclgrind's reports (ladder check
+  // --race) name the file a person would open, not "input.cl".
+  const std::string name = kernel_file(file, track);
+  if (name.find_first_of("\"\\\n") == std::string::npos) source = "#line 1 \"" + name + "\"\n" + source;
   return source;
 }
 
@@ -319,6 +323,7 @@ OpenClRung::OpenClRung(const RungContext& context) : OpenClDeviceRung(context) {
 
 OpenClRung::~OpenClRung() {
   if (queue_) clFinish(queue_);
+  for (const GuardedBuffer& buffer : guarded_) clReleaseMemObject(buffer.memory);
   for (cl_event event : compute_events_) clReleaseEvent(event);
   for (cl_kernel kernel : kernels_) clReleaseKernel(kernel);
   for (cl_program program : programs_) clReleaseProgram(program);
@@ -362,6 +367,29 @@ void OpenClRung::enqueue_range(cl_kernel kernel, std::size_t dimensions, std::si
   LADDER_CL_CHECK(clEnqueueNDRangeKernel(queue_, kernel, static_cast<cl_uint>(dimensions), nullptr, global,
                                          chosen ? local : nullptr, 0, nullptr, &event));
   compute_events_.push_back(event);
+}
+
+void OpenClRung::guard(cl_mem memory, std::size_t bytes) {
+  const std::vector<std::byte> pattern(kGuardBytes, Array::kGuardPattern);
+  LADDER_CL_CHECK(
+      clEnqueueWriteBuffer(queue_, memory, CL_TRUE, bytes, kGuardBytes, pattern.data(), 0, nullptr, nullptr));
+  LADDER_CL_CHECK(clRetainMemObject(memory));
+  guarded_.push_back({memory, bytes});
+}
+
+void OpenClRung::check_device_guard_zones() {
+  std::vector<std::byte> zone(kGuardBytes);
+  for (std::size_t i = 0; i < guarded_.size(); ++i) {
+    LADDER_CL_CHECK(clEnqueueReadBuffer(queue_, guarded_[i].memory, CL_TRUE, guarded_[i].bytes, kGuardBytes,
+                                        zone.data(), 0, nullptr, nullptr));
+    std::size_t overrun = kGuardBytes;
+    while (overrun > 0 && zone[overrun - 1] == Array::kGuardPattern) --overrun;
+    if (overrun > 0)
+      throw OutOfBounds("a kernel wrote past the end of device buffer " + std::to_string(i + 1) + " of " +
+                        std::to_string(guarded_.size()) + " (in the order prepare() made them; " +
+                        std::to_string(guarded_[i].bytes) + " bytes): up to " + std::to_string(overrun) +
+                        " bytes past its end: is a bounds test missing?");
+  }
 }
 
 void OpenClRung::synchronize() {

@@ -85,6 +85,22 @@ class BatchedMatmul final : public Problem {
     return cases;
   }
 
+  // Under Oclgrind (check --race): each of the solution's three kernels,
+  // by how many outputs a pair has (under 64, 64 to 1023, 1024 and more):
+  // 1 × 1; tiny pairs over two work-groups of 256, the second partial; a
+  // work-group per pair with sides no tile divides; register tiles with
+  // sides no multiple of 4, and whole tiles.
+  std::vector<Params> simulator_cases() const override {
+    std::vector<Params> cases;
+    for (const auto& [batch, m, n, p] : std::vector<std::array<const char*, 4>>{{"1", "1", "1", "1"},
+                                                                                {"33", "3", "5", "3"},
+                                                                                {"3", "9", "7", "11"},
+                                                                                {"2", "33", "17", "35"},
+                                                                                {"1", "32", "8", "32"}})
+      cases.push_back(Params(std::map<std::string, std::string>{{"batch", batch}, {"m", m}, {"n", n}, {"p", p}}));
+    return cases;
+  }
+
   // Values in [-1, 1): products and sums need rounding, and terms of both
   // signs cancel, so a sum that drops or doubles a term shows.
   Arrays generate(const Params& params, std::uint64_t seed) const override {

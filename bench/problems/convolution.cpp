@@ -99,6 +99,22 @@ class Convolution final : public Problem {
             make("20", "30", "67", "65", "noise", "random")};
   }
 
+  // Under Oclgrind (check --race): the smallest input, a kernel larger
+  // than the image, an even kernel, non-square kernels on a single row and
+  // column, and several 16 × 16 tiles with partial ones on both edges.
+  std::vector<Params> simulator_cases() const override {
+    auto make = [](const char* height, const char* width, const char* rows, const char* columns, const char* image,
+                   const char* values) {
+      Params params(std::map<std::string, std::string>{
+          {"height", height}, {"width", width}, {"kernel_size", rows}, {"image", image}, {"kernel_values", values}});
+      if (columns != nullptr) params.set("kernel_width", columns);
+      return params;
+    };
+    return {make("1", "1", "1", nullptr, "noise", "gaussian"),   make("5", "7", "15", nullptr, "noise", "random"),
+            make("1", "37", "3", "1", "noise", "random"),        make("33", "1", "2", "4", "noise", "random"),
+            make("20", "18", "4", nullptr, "noise", "gaussian"), make("35", "40", "7", nullptr, "deltas", "random")};
+  }
+
   Arrays generate(const Params& params, std::uint64_t seed) const override {
     const auto height = static_cast<std::size_t>(params.integer("height"));
     const auto width = static_cast<std::size_t>(params.integer("width"));

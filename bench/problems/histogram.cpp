@@ -77,6 +77,17 @@ class Histogram final : public Problem {
     return cases;
   }
 
+  // Under Oclgrind (check --race): one value; two work-groups of 256, the
+  // second partial, many values in one bin (skewed: the atomics contend);
+  // more values than the groups' work-items, so each strides.
+  std::vector<Params> simulator_cases() const override {
+    std::vector<Params> cases;
+    for (auto [n, distribution] : {std::pair{"1", "uniform"}, std::pair{"257", "skewed"}, std::pair{"1000", "uniform"},
+                                   std::pair{"4099", "skewed"}})
+      cases.push_back(Params(std::map<std::string, std::string>{{"n", n}, {"distribution", distribution}}));
+    return cases;
+  }
+
   Arrays generate(const Params& params, std::uint64_t seed) const override {
     const auto n = static_cast<std::size_t>(params.integer("n"));
     const bool skewed = params.text("distribution") == "skewed";

@@ -99,6 +99,19 @@ class KappaSigma final : public Problem {
             make("50", "60", "peaks", "2.5"),   make("41", "47", "peaks", "2.5")};
   }
 
+  // Under Oclgrind (check --race): one pixel, a single row and a single
+  // column, a constant image (std 0), one whose set empties (kappa below
+  // 1), and one over eight work-groups of 256 with the last partial (the
+  // group sums and the median's radix select across groups).
+  std::vector<Params> simulator_cases() const override {
+    auto make = [](const char* height, const char* width, const char* image, const char* kappa) {
+      return Params(
+          std::map<std::string, std::string>{{"height", height}, {"width", width}, {"image", image}, {"kappa", kappa}});
+    };
+    return {make("1", "1", "sky", "3"),      make("1", "37", "noise", "2"),  make("33", "1", "heavy", "3"),
+            make("7", "9", "constant", "3"), make("5", "9", "noise", "0.5"), make("41", "47", "peaks", "2.5")};
+  }
+
   Arrays generate(const Params& params, std::uint64_t seed) const override {
     const auto height = static_cast<std::size_t>(params.integer("height"));
     const auto width = static_cast<std::size_t>(params.integer("width"));

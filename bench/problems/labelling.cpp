@@ -111,6 +111,26 @@ class Labelling final : public Problem {
     return cases;
   }
 
+  // Under Oclgrind (check --race): a single pixel, a single row and a
+  // single column, several 32-wide tiles joined across their borders with
+  // partial tiles at both edges, the spiral (one component through every
+  // tile) and the checkerboard (8-connectivity's diagonals); each for 4 and 8.
+  std::vector<Params> simulator_cases() const override {
+    using Case = std::tuple<const char*, const char*, const char*, const char*>;  // height, width, image, density
+    const Case shapes[] = {{"1", "1", "noise", "1"},      {"1", "70", "noise", "0.5"},
+                           {"70", "1", "noise", "0.5"},   {"45", "67", "noise", "0.59"},
+                           {"37", "35", "spiral", "0.5"}, {"33", "40", "checkerboard", "0.5"}};
+    std::vector<Params> cases;
+    for (const char* connectivity : {"4", "8"})
+      for (auto [height, width, image, density] : shapes)
+        cases.push_back(Params(std::map<std::string, std::string>{{"height", height},
+                                                                  {"width", width},
+                                                                  {"image", image},
+                                                                  {"density", density},
+                                                                  {"connectivity", connectivity}}));
+    return cases;
+  }
+
   Arrays generate(const Params& params, std::uint64_t seed) const override {
     const auto height = static_cast<std::size_t>(params.integer("height"));
     const auto width = static_cast<std::size_t>(params.integer("width"));

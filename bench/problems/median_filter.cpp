@@ -152,6 +152,29 @@ class MedianFilter final : public Problem {
             make("1", "6", "5", "7", "float64", "remove_outlier", "bright")};
   }
 
+  // Under Oclgrind (check --race): a 1 × 1 frame with k = 1 and the
+  // largest k, a single row and column, k larger than the frame, a 2-D
+  // image, each kernel path (k = 3, 5, 7 in registers; 9 to 15 the general
+  // one) and every dtype, on 16 × 16 tiles with partial ones at both edges.
+  // (The general path costs seconds a case on Oclgrind: k = 15 on one pixel
+  // and k = 9 over four tiles are enough of it.)
+  std::vector<Params> simulator_cases() const override {
+    auto make = [](const char* frames, const char* height, const char* width, const char* size, const char* dtype,
+                   const char* mode = "median", const char* direction = "bright") {
+      return Params(std::map<std::string, std::string>{{"frames", frames},
+                                                       {"height", height},
+                                                       {"width", width},
+                                                       {"size", size},
+                                                       {"dtype", dtype},
+                                                       {"mode", mode},
+                                                       {"direction", direction}});
+    };
+    return {make("1", "1", "1", "1", "float32"),   make("1", "1", "1", "15", "float32"),
+            make("1", "1", "37", "5", "uint16"),   make("1", "33", "1", "7", "float32"),
+            make("0", "23", "29", "3", "float32"), make("2", "17", "20", "5", "uint16", "remove_outlier", "dark"),
+            make("1", "19", "21", "9", "float64"), make("1", "6", "5", "7", "float64", "remove_outlier", "bright")};
+  }
+
   Arrays generate(const Params& params, std::uint64_t seed) const override {
     const auto frames = static_cast<std::size_t>(params.integer("frames"));
     const auto height = static_cast<std::size_t>(params.integer("height"));

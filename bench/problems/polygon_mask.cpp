@@ -75,6 +75,18 @@ class PolygonMask final : public Problem {
     return cases;
   }
 
+  // Under Oclgrind (check --race): one pixel, a single row and a single
+  // column, rows wider than one work-group's pixels, and sizes no group divides.
+  std::vector<Params> simulator_cases() const override {
+    std::vector<Params> cases;
+    for (auto [width, height, vertices] :
+         {std::tuple{"1", "1", "3"}, std::tuple{"33", "1", "24"}, std::tuple{"1", "37", "24"},
+          std::tuple{"97", "61", "4"}, std::tuple{"1100", "3", "24"}})
+      cases.push_back(
+          Params(std::map<std::string, std::string>{{"width", width}, {"height", height}, {"vertices", vertices}}));
+    return cases;
+  }
+
   // N vertices uniform in [0, W) x [0, H), in random order (so the polygon
   // may self-intersect, as in the course), on the grid (j + 1/2) / 4096:
   // never an integer, so no vertex lies on a pixel's row or column.

@@ -39,6 +39,15 @@ class Primes final : public Problem {
     return cases;
   }
 
+  // Under Oclgrind (check --race): no flags, 0 to 3, one segment cut short
+  // by n, and three segments (65536 numbers each), the last partial.
+  std::vector<Params> simulator_cases() const override {
+    std::vector<Params> cases;
+    for (const char* n : {"0", "1", "2", "4", "7920", "140001"})
+      cases.push_back(Params(std::map<std::string, std::string>{{"n", n}}));
+    return cases;
+  }
+
   Arrays generate(const Params&, std::uint64_t) const override { return {}; }
 
   void validate(const Arrays&, const Params& params) const override {

@@ -330,6 +330,28 @@ class SpotFinding final : public Problem {
             make("3", "61", "67", "diffraction", {{"sigma_b", "2.5"}, {"sigma_s", "1.5"}, {"min_count", "49"}})};
   }
 
+  // Under Oclgrind (check --race): frames smaller than the window, a single
+  // row and a single column, tiles of 32 × 32 with partial ones at both
+  // edges, kernel sizes 1, 2 and the largest (its halo fills local memory),
+  // sigmas of 0 and a global threshold.
+  std::vector<Params> simulator_cases() const override {
+    auto make = [](const char* frames, const char* height, const char* width, const char* scene,
+                   std::map<std::string, std::string> extra = {}) {
+      extra.insert({{"frames", frames}, {"height", height}, {"width", width}, {"scene", scene}});
+      return Params(extra);
+    };
+    return {make("1", "1", "1", "stress"),
+            make("2", "2", "3", "stress"),
+            make("1", "1", "70", "stress"),
+            make("1", "70", "1", "stress"),
+            make("2", "45", "39", "stress"),
+            make("1", "33", "65", "stress", {{"kernel_size", "1"}}),
+            make("1", "40", "37", "diffraction", {{"kernel_size", "2"}, {"min_count", "25"}}),
+            make("1", "40", "35", "stress", {{"kernel_size", "5"}, {"sigma_b", "0"}, {"sigma_s", "0"}}),
+            make("1", "35", "40", "diffraction", {{"kernel_size", "15"}, {"min_count", "961"}}),
+            make("1", "33", "34", "stress", {{"kernel_size", "7"}, {"threshold", "10.5"}})};
+  }
+
   Arrays generate(const Params& params, std::uint64_t seed) const override {
     spot_finding::settings_of(params);  // refuse a min_count the window cannot hold, before any work
     const auto frames = static_cast<std::size_t>(params.integer("frames"));

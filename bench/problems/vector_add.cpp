@@ -31,6 +31,15 @@ class VectorAdd final : public Problem {
     return cases;
   }
 
+  // Under Oclgrind (check --race): one element, a partial vector of four,
+  // one partial work-group (1024 elements each), three with the last partial.
+  std::vector<Params> simulator_cases() const override {
+    std::vector<Params> cases;
+    for (const char* n : {"1", "6", "1021", "2053"})
+      cases.push_back(Params(std::map<std::string, std::string>{{"n", n}}));
+    return cases;
+  }
+
   Arrays generate(const Params& params, std::uint64_t seed) const override {
     const auto n = static_cast<std::size_t>(params.integer("n"));
     Arrays inputs{{"a", Array(DType::f32, {n})}, {"b", Array(DType::f32, {n})}};

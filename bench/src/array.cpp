@@ -41,12 +41,13 @@ std::string dtype_name(DType dtype) {
 constexpr std::size_t kAlignment = 4096;
 
 Array::Array(DType dtype, std::vector<std::size_t> shape) : dtype_(dtype), shape_(std::move(shape)) {
-  std::size_t bytes = this->bytes();
-  std::size_t padded = round_up(bytes, kAlignment);
-  if (padded == 0) padded = kAlignment;
-  auto* p = static_cast<std::byte*>(std::aligned_alloc(kAlignment, padded));
+  const std::size_t bytes = this->bytes();
+  // At least kGuardBytes of guard, even where the data fills whole pages.
+  capacity_ = round_up(bytes + kGuardBytes, kAlignment);
+  auto* p = static_cast<std::byte*>(std::aligned_alloc(kAlignment, capacity_));
   if (p == nullptr) throw std::bad_alloc();
-  std::memset(p, 0, padded);
+  std::memset(p, 0, bytes);
+  std::memset(p + bytes, static_cast<int>(kGuardPattern), capacity_ - bytes);
   storage_.reset(p);
 }
 
@@ -77,6 +78,13 @@ double total_bytes(const ArrayShapes& arrays) {
   double bytes = 0;
   for (const auto& [name, array] : arrays) bytes += array.bytes();
   return bytes;
+}
+
+std::size_t Array::guard_overrun() const {
+  const std::byte* guard = raw() + bytes();
+  for (std::size_t i = guard_bytes(); i > 0; --i)
+    if (guard[i - 1] != kGuardPattern) return i;
+  return 0;
 }
 
 std::string Array::describe() const {

@@ -20,6 +20,7 @@
 #include <benchmark/benchmark.h>
 
 #include "ladder/backends.hpp"
+#include "ladder/ceil_div.hpp"
 #include "ladder/error.hpp"
 #include "ladder/suggest.hpp"
 
@@ -322,8 +323,20 @@ void poison(Arrays& outputs) {
 
 }  // namespace
 
+void check_guard_zones(const Arrays& outputs, const std::string& step) {
+  for (const auto& [name, array] : outputs) {
+    const std::size_t overrun = array.guard_overrun();
+    if (overrun == 0) continue;
+    const std::size_t value_bytes = dtype_size(array.dtype());
+    throw OutOfBounds(step + " wrote past the end of output '" + name + "' (" + array.describe() + "): up to " +
+                      std::to_string(overrun) + " bytes past its end (" +
+                      std::to_string(ceil_div(overrun, value_bytes)) + " " + dtype_name(array.dtype()) +
+                      " value(s): is a loop bound <= where it should be <?)");
+  }
+}
+
 Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& params, const RunOptions& options,
-                const Problem& problem) {
+                const Problem& problem, int computes) {
   Availability availability = rung_availability(entry.exercise, entry.rung, entry.track, options);
   if (!availability.available)
     throw DeviceError("rung " + entry.rung + " of " + entry.exercise + " cannot run here: " + availability.reason);
@@ -335,10 +348,11 @@ Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& para
   rung->upload();
   // Twice: the harness runs compute() again and again, and each run must
   // give the whole answer afresh (state left by the first run shows here).
-  rung->compute();
-  rung->compute();
+  for (int i = 0; i < computes; ++i) rung->compute();
   rung->download();
   rung->synchronize();
+  check_guard_zones(outputs, "compute or download");
+  rung->check_device_guard_zones();
   return outputs;
 }
 
@@ -422,6 +436,8 @@ std::unique_ptr<Rung> prepare_and_run_once(RungResult& result, const RungEntry& 
     rung->compute();
     rung->download();
     rung->synchronize();
+    check_guard_zones(outputs, "compute or download");
+    rung->check_device_guard_zones();
     return rung;
   } catch (const NotImplemented& todo) {
     result = stopped(std::move(result), RungStatus::not_implemented, todo.what());
@@ -572,6 +588,8 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
     if (&progress_ == &std::cout && ::isatty(STDOUT_FILENO))
       progress_ << "  " << std::left << std::setw(16) << rung_name << "timing...\r" << std::flush;
     timings = time_rung(*rung, problem.name() + "/" + rung_name, policy_, options_.warm, progress_);
+    check_guard_zones(outputs, "a timed repetition");
+    rung->check_device_guard_zones();
   } catch (const std::exception& e) {
     return stopped(std::move(result), RungStatus::failed, std::string("while timing: ") + e.what());
   }

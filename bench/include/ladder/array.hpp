@@ -1,6 +1,9 @@
 #pragma once
 // Array: a typed, shaped, page-aligned host buffer. Inputs and outputs of
 // every exercise are Arrays, keyed by name (docs/exercises.md's input names).
+// After the data, up to the next page and at least kGuardBytes, lies a guard
+// zone filled with a pattern: guard_overrun() tells a rung that wrote past
+// the end of its output (a loop to <= n) from one that did not.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -40,6 +43,14 @@ class Array {
   std::size_t bytes() const { return size() * dtype_size(dtype_); }
   std::string describe() const;  // e.g. "float32 array of shape (1000,)"
 
+  // How far past the end of the data the farthest write into the guard
+  // zone reached, in bytes (1: the byte just after the data); 0 where the
+  // guard is intact. Only as far as the guard zone reaches.
+  std::size_t guard_overrun() const;
+  std::size_t guard_bytes() const { return storage_ ? capacity_ - bytes() : 0; }
+  static constexpr std::size_t kGuardBytes = 256;
+  static constexpr std::byte kGuardPattern{0xFD};
+
   std::byte* raw() { return storage_.get(); }
   const std::byte* raw() const { return storage_.get(); }
 
@@ -60,6 +71,7 @@ class Array {
   };
   DType dtype_ = DType::u8;
   std::vector<std::size_t> shape_;
+  std::size_t capacity_ = 0;  // bytes allocated: the data, then the guard zone
   std::unique_ptr<std::byte[], Free> storage_;
 };
 

@@ -19,6 +19,13 @@ class DeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A rung wrote past the end of an output the harness owns (its guard
+// zone, Array::guard_overrun): the message names the output and how far.
+class OutOfBounds : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // A participant's rung (exercises/) whose core is still a TODO. Reported
 // as "not implemented", never as passed or failed.
 class NotImplemented : public std::runtime_error {

@@ -145,9 +145,16 @@ struct Ceilings {
 };
 
 // Runs one rung once, untimed: prepare, upload, compute, download. The
-// outputs are the rung's; `solve`, `check` and the tests use this.
+// outputs are the rung's; `solve`, `check` and the tests use this. Throws
+// OutOfBounds where a compute wrote past the end of an output. compute()
+// runs twice (each run must give the whole answer afresh), once where
+// `computes` is 1 (`check --race`, on a simulator thousands of times slower).
 Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& params, const RunOptions& options,
-                const Problem& problem);
+                const Problem& problem, int computes = 2);
+
+// OutOfBounds naming the first output whose guard zone a write reached
+// (Array::guard_overrun), how far past its end and what `step` did it.
+void check_guard_zones(const Arrays& outputs, const std::string& step);
 
 struct RunRequest {
   std::string exercise;

@@ -60,9 +60,10 @@ template <class T>
 class ClBuffer {
  public:
   ClBuffer() = default;
-  ClBuffer(cl_context context, cl_mem_flags flags, std::size_t count) : count_(count) {
+  // `guard_bytes` more after the data: OpenClRung's guard zone.
+  ClBuffer(cl_context context, cl_mem_flags flags, std::size_t count, std::size_t guard_bytes = 0) : count_(count) {
     cl_int status = CL_SUCCESS;
-    memory_ = clCreateBuffer(context, flags, (count ? count : 1) * sizeof(T), nullptr, &status);
+    memory_ = clCreateBuffer(context, flags, (count ? count : 1) * sizeof(T) + guard_bytes, nullptr, &status);
     LADDER_CL_CHECK_STATUS(clCreateBuffer, status);
   }
   ~ClBuffer() {
@@ -178,12 +179,25 @@ class OpenClRung : public OpenClDeviceRung {
   // A device buffer of `count` values. One larger than the device allows in
   // one allocation (PoCL, for one, caps it below 4 GiB) is refused with a
   // DeviceError that says so, where clCreateBuffer would fail with a code.
+  // After the values lies a guard zone of a known pattern, which the
+  // harness checks after each download (check_device_guard_zones): a
+  // kernel that writes past the end fails the check, where on PoCL it
+  // would corrupt the heap.
+  // (Not on Oclgrind, which checks every access against the buffer's own
+  // size: a guard zone would hide a write just past the end from it.)
   template <class T>
-  ClBuffer<T> device_buffer(cl_mem_flags flags, std::size_t count) const {
+  ClBuffer<T> device_buffer(cl_mem_flags flags, std::size_t count) {
     check_allocation(count, sizeof(T));
-    return ClBuffer<T>(context_, flags, count);
+    if (on_simulator()) return ClBuffer<T>(context_, flags, count);
+    ClBuffer<T> buffer(context_, flags, count, kGuardBytes);
+    guard(buffer.get(), (count ? count : 1) * sizeof(T));
+    return buffer;
   }
 
+ public:
+  void check_device_guard_zones() override;
+
+ protected:
   template <class T>
   void write(ClBuffer<T>& buffer, std::span<const T> host) {
     LADDER_CL_CHECK(
@@ -199,6 +213,15 @@ class OpenClRung : public OpenClDeviceRung {
   void check_allocation(std::size_t count, std::size_t value_bytes) const;
   // local: N sizes, or all 0 for the runtime's choice.
   void enqueue_range(cl_kernel kernel, std::size_t dimensions, std::size_t* global, const std::size_t* local);
+  bool on_simulator() const { return device_name().find("Oclgrind") != std::string::npos; }
+  // Fills the guard zone after the first `bytes` of `memory` and keeps it to check.
+  void guard(cl_mem memory, std::size_t bytes);
+  static constexpr std::size_t kGuardBytes = 256;
+  struct GuardedBuffer {
+    cl_mem memory;  // retained
+    std::size_t bytes;
+  };
+  std::vector<GuardedBuffer> guarded_;
 
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;

@@ -58,6 +58,12 @@ class Problem {
   virtual std::vector<InputSpec> inputs() const = 0;
   // Parameter sets `check` and the tests try: awkward sizes, edge cases.
   virtual std::vector<Params> check_cases() const = 0;
+  // The cases `check --race` runs the OpenCL rungs on, under Oclgrind's
+  // simulated device (thousands of times slower than a real one): a few
+  // small ones that together take every path of the kernels (several
+  // work-groups and a partial one, each border, each kernel variant), so
+  // that the whole simulated check takes seconds.
+  virtual std::vector<Params> simulator_cases() const { return check_cases(); }
 
   virtual Arrays generate(const Params& params, std::uint64_t seed) const = 0;
   // For `solve`: throws UsageError on a wrong dtype, shape or value.

@@ -43,6 +43,9 @@ class Rung {
   // Called before prepare(): CUDA rungs pin the host arrays under --pinned.
   virtual void attach_host_memory(const Arrays& /*inputs*/, Arrays& /*outputs*/) {}
   virtual void synchronize() {}                 // wait for all queued work
+  // After a download: OutOfBounds where a kernel wrote past the end of a
+  // device buffer (OpenClRung's guard zones); nothing for other rungs.
+  virtual void check_device_guard_zones() {}
   virtual double timed_compute() = 0;           // runs compute(), returns seconds
   virtual void evict_caches() {}                // before a timed repetition; may only queue the work
   virtual std::string device_name() const = 0;
