@@ -319,6 +319,11 @@ TEST(CeilingFractionTest, EachRowIsJudgedAgainstTheCeilingOfWhatBoundsIt) {
   EXPECT_DOUBLE_EQ(*memory.compute, 0.02);
   EXPECT_DOUBLE_EQ(memory.transfer_bound_s, 0.8e-3);
   EXPECT_DOUBLE_EQ(*memory.transfer, 0.2);
+  // The same on two GPUs (cuda_nccl): over both GPUs' bandwidth, and two links.
+  CeilingFraction two = fraction_of_ceiling(ceilings, Backend::cuda, DeviceKind::gpu, work, timings, 2);
+  EXPECT_DOUBLE_EQ(two.ceiling_bytes_per_s, 6000e9);
+  EXPECT_DOUBLE_EQ(*two.compute, 0.01);
+  EXPECT_DOUBLE_EQ(two.transfer_bound_s, 0.4e-3);
   // An all-FP32 problem on CUDA: operations over the FP32 rate, no bandwidth.
   work.fp32_bound = true;
   CeilingFraction fp32 = fraction_of_ceiling(ceilings, Backend::cuda, DeviceKind::gpu, work, timings);

@@ -514,7 +514,7 @@ nlohmann::json to_json(const RungTimings& t) {
 // its bandwidth fraction would say nothing; the host's FP32 rate or the
 // GPU's where measured), then the work over the time over that ceiling.
 CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, DeviceKind kind, const Work& work,
-                                    const RungTimings& timings) {
+                                    const RungTimings& timings, int devices) {
   CeilingFraction fraction;
   const auto& device = backend == Backend::cuda ? ceilings.cuda : ceilings.opencl;
   if (kind == DeviceKind::cpu && work.fp32_bound && ceilings.host_fp32_operations_per_s > 0) {
@@ -532,6 +532,12 @@ CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, D
   }
   if (kind == DeviceKind::gpu && device && backend == Backend::cuda)
     fraction.transfer_bound_s = transfer_bound(*device, work);
+  // A rung on several GPUs (one an MPI rank) has their ceilings added up, and a link each.
+  if (kind == DeviceKind::gpu && devices > 1) {
+    fraction.ceiling_bytes_per_s *= devices;
+    fraction.ceiling_operations_per_s *= devices;
+    fraction.transfer_bound_s /= devices;
+  }
 
   if (fraction.ceiling_operations_per_s > 0)
     fraction.compute = work.operations / timings.compute.median / fraction.ceiling_operations_per_s;
@@ -603,7 +609,8 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
 
   timings.bytes_per_s = work.bytes / timings.compute.median;
   timings.operations_per_s = work.operations / timings.compute.median;
-  timings.fraction_of_ceiling = fraction_of_ceiling(ceilings_, result.backend, rung->device_kind(), work, timings);
+  timings.fraction_of_ceiling =
+      fraction_of_ceiling(ceilings_, result.backend, rung->device_kind(), work, timings, rung->device_count());
   result.status = RungStatus::ok;
   result.timings = std::move(timings);
   return result;

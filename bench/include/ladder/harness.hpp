@@ -209,9 +209,11 @@ struct RungTimings {
 // memory bandwidth for a CPU row; a GPU's copy bandwidth; or, for a problem
 // whose work is all FP32 multiply-adds (Work::fp32_bound), the host's or
 // the GPU's FP32 rate where it was measured. A CUDA row's transfer-inclusive figure is over
-// its copies' bound at the link's measured rate (transfer_bound).
+// its copies' bound at the link's measured rate (transfer_bound). A rung
+// on several GPUs (`devices`, Rung::device_count) is over their ceilings
+// added up, each with its own link.
 CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, DeviceKind kind, const Work& work,
-                                    const RungTimings& timings);
+                                    const RungTimings& timings, int devices = 1);
 
 struct RungResult {
   std::string rung;

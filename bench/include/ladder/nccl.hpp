@@ -60,6 +60,7 @@ class NcclRung : public MpiRung {
   ~NcclRung() override { release_other_ranks(); }
 
   DeviceKind device_kind() const override { return DeviceKind::gpu; }
+  int device_count() const override { return ranks(); }
   std::string device_name() const override {
     return std::to_string(ranks()) + " × " + (gpu_.name[0] ? gpu_.name : "GPU") + " (NCCL)";
   }

@@ -51,6 +51,9 @@ class Rung {
   virtual std::string device_name() const = 0;
   virtual DeviceKind device_kind() const = 0;
   virtual bool uses_pinned_memory() const { return false; }
+  // Devices the rung computes on at once (a GPU for each MPI rank): its
+  // fraction of ceiling is over all of theirs.
+  virtual int device_count() const { return 1; }
 };
 
 // Rungs that compute on the host, timed with a steady clock.
