@@ -123,6 +123,15 @@ TEST(CheckTest, NamesTheFirstMismatchAndCountsThemAll) {
   EXPECT_TRUE(check_identical({{"c", expected}}, {{"c", expected}}).ok);
   EXPECT_FALSE(check_identical({{"c", Array(DType::f32, {5})}}, {{"c", expected}}).ok);
   EXPECT_FALSE(check_identical({}, {{"c", expected}}).ok);
+  // In an image or a stack, the mismatch is named by its place, not a flat index.
+  Array image(DType::u8, {3, 5}), stack(DType::u8, {2, 3, 5});
+  Array wrong_image = image, wrong_stack = stack;
+  wrong_image.view<std::uint8_t>()[2 * 5 + 4] = 1;
+  wrong_stack.view<std::uint8_t>()[15 + 1 * 5 + 2] = 1;
+  EXPECT_EQ(check_identical({{"mask", wrong_image}}, {{"mask", image}}).detail,
+            "output 'mask' at (row 2, column 4): expected 0, got 1 (1 of 15 differ)");
+  EXPECT_EQ(check_identical({{"mask", wrong_stack}}, {{"mask", stack}}).detail,
+            "output 'mask' at (frame 1, row 1, column 2): expected 0, got 1 (1 of 30 differ)");
 }
 
 class HarnessTest : public ::testing::Test {

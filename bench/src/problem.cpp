@@ -50,6 +50,22 @@ void Problem::save(const std::string& path, const Arrays& outputs, const Arrays&
   write_npy(path, outputs.begin()->second);
 }
 
+namespace {
+
+// Where element `flat` of an array of this shape is, as a reader of an
+// image finds it: "index i" in a vector, "(row r, column c)" in an image,
+// "(frame f, row r, column c)" in a stack.
+std::string position_text(const std::vector<std::size_t>& shape, std::size_t flat) {
+  if (shape.size() < 2 || shape.size() > 3) return "index " + std::to_string(flat);
+  const std::size_t columns = shape.back(), rows = shape[shape.size() - 2];
+  const std::string row_column =
+      "row " + std::to_string(flat / columns % rows) + ", column " + std::to_string(flat % columns);
+  if (shape.size() == 2) return "at (" + row_column + ")";
+  return "at (frame " + std::to_string(flat / (columns * rows)) + ", " + row_column + ")";
+}
+
+}  // namespace
+
 CheckResult check_identical(const Arrays& got, const Arrays& expected) {
   CheckResult result;
   std::size_t total_mismatches = 0;
@@ -73,7 +89,7 @@ CheckResult check_identical(const Arrays& got, const Arrays& expected) {
       }
     }
     if (mismatches > 0 && result.detail.empty())
-      result.detail = "output '" + name + "' index " + std::to_string(first) + ": expected " +
+      result.detail = "output '" + name + "' " + position_text(want.shape(), first) + ": expected " +
                       element_text(want, first) + ", got " + element_text(have, first) + " (" +
                       std::to_string(mismatches) + " of " + std::to_string(want.size()) + " differ)";
     total_mismatches += mismatches;
