@@ -48,7 +48,6 @@ done
 # 1. The skeletons as shipped.
 for folder in "$source_dir"/exercises/*/; do
   exercise=$(basename "$folder")
-  [ -f "$folder/CMakeLists.txt" ] || continue
   "$ladder" check "$exercise" --track exercises --size tiny >"$work/$exercise.txt" 2>&1
   status=$?
   expect "$exercise: the given naive rung passes" "^  naive +pass" "$work/$exercise.txt"

@@ -4,6 +4,8 @@
 Fails on
   - a Markdown link [text](target) in a tracked .md file whose target (a relative
     path; URLs, mailto: and #anchors aside) does not exist;
+  - an exercise (a folder of bench/problems/ holding its problem, <ex>/<ex>.cpp)
+    without its row in the README's table of exercises, linking its specification;
   - a mention, in any tracked text file, of ../shared/ (the briefing folder beside
     a developer's checkout, which readers do not have) or of a Markdown file name
     that no tracked file bears.
@@ -52,6 +54,14 @@ for name in files:
                 failures.append(f"{name}:{number}: mentions {mention}: outside the repository")
             elif mention not in names:
                 failures.append(f"{name}:{number}: mentions {mention}, which no file in the repository is called")
+
+# The front door lists every exercise: a new one fails here until it has its row.
+readme = (root / "README.md").read_text()
+for problem in sorted((root / "bench/problems").glob("*/*.cpp")):
+    exercise = problem.parent.name
+    if problem.stem == exercise and f"| [{exercise}](bench/problems/{exercise}/README.md) |" not in readme:
+        failures.append(f"README.md: the table of exercises has no row for {exercise} "
+                        f"(| [{exercise}](bench/problems/{exercise}/README.md) | [sheet](...) | ...)")
 
 for failure in failures:
     print("FAILED:", failure)

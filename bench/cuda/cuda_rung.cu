@@ -1,5 +1,8 @@
+#include <cstddef>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ladder/backends.hpp"
 #include "ladder/cuda.cuh"
@@ -144,6 +147,34 @@ void CudaRung::pin(std::span<const std::byte> host) {
 }
 
 void CudaRung::synchronize() { LADDER_CUDA_CHECK(cudaStreamSynchronize(stream())); }
+
+void* CudaRung::allocate_guarded(std::size_t bytes) {
+  DeviceBuffer<std::byte> memory(bytes + kGuardBytes);
+  // Waited for: a kernel on a stream of the rung's own would not wait for it.
+  LADDER_CUDA_CHECK(cudaMemsetAsync(memory.data() + bytes, std::to_integer<int>(Array::kGuardPattern), kGuardBytes,
+                                    stream()));
+  synchronize();
+  guarded_.push_back(std::move(memory));
+  return guarded_.back().data();
+}
+
+void CudaRung::check_device_guard_zones() {
+  // Every stream of the device, not only the rung's own: a rung may write
+  // from worker streams (StreamLanes), and cudaMemcpy waits for none of them.
+  LADDER_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<std::byte> zone(kGuardBytes);
+  for (std::size_t i = 0; i < guarded_.size(); ++i) {
+    const std::size_t bytes = guarded_[i].bytes() - kGuardBytes;
+    LADDER_CUDA_CHECK(cudaMemcpy(zone.data(), guarded_[i].data() + bytes, kGuardBytes, cudaMemcpyDeviceToHost));
+    std::size_t overrun = kGuardBytes;
+    while (overrun > 0 && zone[overrun - 1] == Array::kGuardPattern) --overrun;
+    if (overrun > 0)
+      throw OutOfBounds("a kernel wrote past the end of device buffer " + std::to_string(i + 1) + " of " +
+                        std::to_string(guarded_.size()) + " (in the order prepare() made them; " +
+                        std::to_string(bytes) + " bytes): up to " + std::to_string(overrun) +
+                        " bytes past its end: is a bounds test missing?");
+  }
+}
 
 double CudaRung::timed_compute() {
   LADDER_CUDA_CHECK(cudaEventRecord(start_.get(), stream()));

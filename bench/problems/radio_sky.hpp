@@ -16,7 +16,7 @@ namespace ladder {
 // fifth of them extended. float32 H×W. The NumPy form is in radio_sky.cpp.
 Array generate_radio_sky(std::size_t height, std::size_t width, std::uint64_t seed);
 
-// What kappa-sigma clipping leaves (docs/exercises.md §6). `iterations` counts
+// What kappa-sigma clipping leaves (bench/problems/kappa_sigma/README.md). `iterations` counts
 // the passes that computed a median and a std; a pass that removes nothing
 // ends the loop and is counted. If a pass removes every value (all values
 // equal, so std = 0 and the strict bounds keep nothing; or kappa < 1 on

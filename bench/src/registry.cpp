@@ -20,9 +20,9 @@ std::vector<RungEntry>& rung_entries() {
   return entries;
 }
 
-// docs/exercises.md's order, given by the build from the one list of the
-// exercises (CMakeLists.txt: "a,b,c"); any exercise not in it (a test's)
-// follows alphabetically.
+// The ladder's order, given by the build from the numbers of the
+// specifications (bench/problems/<ex>/README.md: "a,b,c"); any exercise
+// not in it (a test's) follows alphabetically.
 std::size_t order_of(const std::string& exercise) {
   static const std::string order = "," LADDER_EXERCISE_ORDER ",";
   const std::size_t at = order.find("," + exercise + ",");

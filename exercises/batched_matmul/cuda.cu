@@ -24,9 +24,9 @@ class CudaBatchedMatmul final : public CudaRung {
     m_ = static_cast<unsigned>(shape[1]), n_ = static_cast<unsigned>(shape[2]);
     p_ = static_cast<unsigned>(inputs.at("b").shape()[2]);
     // ==== end
-    d_a_ = DeviceBuffer<float>(a_.size());
-    d_b_ = DeviceBuffer<float>(b_.size());
-    d_c_ = DeviceBuffer<float>(c_.size());
+    d_a_ = device_buffer<float>(a_.size());
+    d_b_ = device_buffer<float>(b_.size());
+    d_c_ = device_buffer<float>(c_.size());
     // ==== exercise only
     blocks_ = static_cast<unsigned>(ceil_div(c_.size(), kThreadsPerBlock));
 #ifdef LADDER_TODO_CUDA_KERNEL  // kernels/batched_matmul.cuh still holds its TODO line

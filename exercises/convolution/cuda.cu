@@ -5,7 +5,7 @@
 // ==== end
 #include <string>
 
-#include "bench/problems/convolution.hpp"
+#include "bench/problems/convolution/convolution.hpp"
 // ==== exercise only
 #include "kernels/convolution_tiles.cuh"
 // ==== end
@@ -41,8 +41,8 @@ class CudaConvolution final : public CudaRung {
     LADDER_CUDA_CHECK(cudaFuncSetAttribute(convolve_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(shared_bytes_)));
     // ==== end
-    d_image_ = DeviceBuffer<float>(image_.size());
-    d_output_ = DeviceBuffer<float>(output_.size());
+    d_image_ = device_buffer<float>(image_.size());
+    d_output_ = device_buffer<float>(output_.size());
     // ==== exercise only
     grid_ = dim3(ceil_div(sizes_.out_width(), kConvTile), ceil_div(sizes_.out_height(), kConvTile));
 #ifdef LADDER_TODO_CUDA_KERNEL  // kernels/convolution_tiles.cuh still holds its TODO line

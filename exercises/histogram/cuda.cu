@@ -19,9 +19,9 @@ class CudaHistogram final : public CudaRung {
   void prepare(const Arrays& inputs, Arrays& outputs) override {
     values_ = inputs.at("values").view<std::uint8_t>();
     counts_ = outputs.at("counts").view<std::uint32_t>();
-    d_values_ = DeviceBuffer<std::uint8_t>(values_.size());
+    d_values_ = device_buffer<std::uint8_t>(values_.size());
     // ==== exercise only
-    d_counts_ = DeviceBuffer<std::uint32_t>(counts_.size());
+    d_counts_ = device_buffer<std::uint32_t>(counts_.size());
     // Only as many blocks as fit on the GPU at once (fewer for tiny n):
     // the kernel's threads stride over the values by the grid's size.
     blocks_ = resident_blocks(histogram_shared, kThreadsPerBlock, values_.size());

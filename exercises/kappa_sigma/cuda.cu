@@ -11,7 +11,7 @@
 #include "kernels/kappa_sigma.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
-#include "given/kappa_sigma/clip.hpp"
+#include "bench/problems/kappa_sigma/given/clip.hpp"
 // ==== end
 
 namespace ladder {
@@ -37,13 +37,13 @@ class CudaKappaSigma final : public CudaRung {
     // any n), one block sum each: the same grid for every pass.
     blocks_ = resident_blocks(clip_survey, kClipThreads, image_.size());
     // ==== exercise only
-    d_image_ = DeviceBuffer<float>(image_.size());
-    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
-    d_statistics_ = DeviceBuffer<double>(statistics_.size());
+    d_image_ = device_buffer<float>(image_.size());
+    d_mask_ = device_buffer<std::uint8_t>(mask_.size());
+    d_statistics_ = device_buffer<double>(statistics_.size());
     // ==== end
-    d_state_ = DeviceBuffer<ClipState>(1);
-    d_partials_ = DeviceBuffer<double>(3 * std::size_t{blocks_});
-    d_counts_ = DeviceBuffer<unsigned>(2 * kClipBuckets);
+    d_state_ = device_buffer<ClipState>(1);
+    d_partials_ = device_buffer<double>(3 * std::size_t{blocks_});
+    d_counts_ = device_buffer<unsigned>(2 * kClipBuckets);
     // clip_select clears the histograms after reading them: zero them once.
     LADDER_CUDA_CHECK(cudaMemsetAsync(d_counts_.data(), 0, d_counts_.bytes(), stream()));
     h_done_ = PinnedHostBuffer<unsigned>(1);  // pinned: the flag's copy is truly async

@@ -9,7 +9,7 @@
 // ==== exercise only
 #include "ladder/error.hpp"
 // ==== end
-#include "given/kappa_sigma/sky_rung.hpp"
+#include "bench/problems/kappa_sigma/given/sky_rung.hpp"
 
 namespace ladder {
 namespace {

@@ -12,7 +12,7 @@
 // ==== exercise only
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
-#include "given/labelling/connectivity.hpp"
+#include "bench/problems/labelling/given/connectivity.hpp"
 // ==== end
 
 namespace ladder {

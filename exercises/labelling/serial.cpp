@@ -8,7 +8,7 @@
 
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
-#include "given/labelling/connectivity.hpp"
+#include "bench/problems/labelling/given/connectivity.hpp"
 // ==== end
 
 namespace ladder {

@@ -6,7 +6,7 @@
 // solution's cuda_streams rung filters it in slices.
 #include <string>
 
-#include "bench/problems/median_filter.hpp"
+#include "bench/problems/median_filter/median_filter.hpp"
 #include "kernels/median_filter.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -29,8 +29,8 @@ class CudaMedianFilter final : public CudaRung {
       throw DeviceError("cuda: the stack needs " + std::to_string(2 * image_->bytes() >> 20) +
                         " MiB on the device (input and output), more than the " + std::to_string(free_bytes >> 20) +
                         " MiB free");
-    d_image_ = DeviceBuffer<std::byte>(image_->bytes());
-    d_output_ = DeviceBuffer<std::byte>(image_->bytes());
+    d_image_ = device_buffer<std::byte>(image_->bytes());
+    d_output_ = device_buffer<std::byte>(image_->bytes());
     // The launch: a tile per block, a grid layer per frame (validate()
     // refuses more than 65535 frames).
     grid_ = dim3(ceil_div(unsigned(stack_.width), kMedianTile),

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "bench/problems/median_filter.hpp"
+#include "bench/problems/median_filter/median_filter.hpp"
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
 // ==== end

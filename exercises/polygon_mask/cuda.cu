@@ -28,7 +28,7 @@ class CudaPolygonMask final : public CudaRung {
     if (n_ >
         static_cast<unsigned>(kMaxPolygonVertices))  // validate() refuses these; the constant array cannot hold them
       throw UsageError("polygon_mask on CUDA takes at most " + std::to_string(kMaxPolygonVertices) + " vertices");
-    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
+    d_mask_ = device_buffer<std::uint8_t>(mask_.size());
     // ==== exercise only
     // Blocks of up to 256 threads tile each row (a narrow row gets a
     // narrower block), so a block never spans two rows.

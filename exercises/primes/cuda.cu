@@ -25,7 +25,7 @@ class CudaPrimes final : public CudaRung {
   void prepare(const Arrays&, Arrays& outputs) override {
     flags_ = outputs.at("flags").view<std::uint8_t>();
     const std::uint64_t odds = (flags_.size() + 1) / 2;
-    d_flags_ = DeviceBuffer<std::uint8_t>(flags_.size());
+    d_flags_ = device_buffer<std::uint8_t>(flags_.size());
     blocks_ = static_cast<unsigned>(ceil_div(odds, kSieveSegment));
 
     // The base primes 3 <= p <= sqrt(n) (at most 6541 of them), found once
@@ -42,7 +42,7 @@ class CudaPrimes final : public CudaRung {
     prime_count_ = static_cast<std::uint32_t>(primes.size());
     small_count_ =
         static_cast<std::uint32_t>(std::lower_bound(primes.begin(), primes.end(), kSieveThreads) - primes.begin());
-    d_primes_ = DeviceBuffer<std::uint32_t>(primes.size());
+    d_primes_ = device_buffer<std::uint32_t>(primes.size());
     LADDER_CUDA_CHECK(
         cudaMemcpy(d_primes_.data(), primes.data(), primes.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
     // ==== exercise only

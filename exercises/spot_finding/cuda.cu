@@ -5,7 +5,7 @@
 // launch.
 #include <cmath>
 
-#include "bench/problems/spot_finding.hpp"
+#include "bench/problems/spot_finding/spot_finding.hpp"
 #include "kernels/dispersion.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -31,9 +31,9 @@ class CudaSpotFinding final : public CudaRung {
     mask_ = inputs.at("mask").view<std::uint8_t>();
     signal_ = outputs.at("signal").view<std::uint8_t>();
     stack_ = spot_finding::stack_of(inputs.at("image"));
-    d_image_ = DeviceBuffer<std::uint16_t>(image_.size());
-    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
-    d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
+    d_image_ = device_buffer<std::uint16_t>(image_.size());
+    d_mask_ = device_buffer<std::uint8_t>(mask_.size());
+    d_signal_ = device_buffer<std::uint8_t>(signal_.size());
     // The launch: a tile per block, a grid layer per frame (validate()
     // refuses more than 65535 frames).
     grid_ = dim3(ceil_div(unsigned(stack_.width), kTileWidth),

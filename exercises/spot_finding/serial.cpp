@@ -8,7 +8,7 @@
 #include <vector>
 
 // ==== exercise only
-#include "bench/problems/spot_finding.hpp"
+#include "bench/problems/spot_finding/spot_finding.hpp"
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
 // ==== end

@@ -16,7 +16,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "bench/problems/spot_finding.hpp"
+#include "bench/problems/spot_finding/spot_finding.hpp"
 #include "ladder/ceil_div.hpp"
 
 // Included by the cuda and cuda_streams rungs: each gets its own copy.

@@ -24,7 +24,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "bench/problems/spot_finding.hpp"
+#include "bench/problems/spot_finding/spot_finding.hpp"
 #include "ladder/cuda.cuh"
 
 // Included by the cuda_sliding rung only.

@@ -21,9 +21,9 @@ class CudaBatchedMatmul final : public CudaRung {
     c_ = outputs.at("c").view<float>();
     const auto& shape = inputs.at("a").shape();
     batch_ = shape[0], m_ = shape[1], n_ = shape[2], p_ = inputs.at("b").shape()[2];
-    d_a_ = DeviceBuffer<float>(a_.size());
-    d_b_ = DeviceBuffer<float>(b_.size());
-    d_c_ = DeviceBuffer<float>(c_.size());
+    d_a_ = device_buffer<float>(a_.size());
+    d_b_ = device_buffer<float>(b_.size());
+    d_c_ = device_buffer<float>(c_.size());
     tiles_ = m_ * p_ >= kTilesFromOutputs;
   }
 

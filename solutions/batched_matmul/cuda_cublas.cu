@@ -34,9 +34,9 @@ class CublasBatchedMatmul final : public CudaRung {
     const auto& shape = inputs.at("a").shape();
     batch_ = static_cast<int>(shape[0]), m_ = static_cast<int>(shape[1]), n_ = static_cast<int>(shape[2]);
     p_ = static_cast<int>(inputs.at("b").shape()[2]);
-    d_a_ = DeviceBuffer<float>(a_.size());
-    d_b_ = DeviceBuffer<float>(b_.size());
-    d_c_ = DeviceBuffer<float>(c_.size());
+    d_a_ = device_buffer<float>(a_.size());
+    d_b_ = device_buffer<float>(b_.size());
+    d_c_ = device_buffer<float>(c_.size());
     // The handle is made once, here (untimed), and runs on the rung's stream.
     LADDER_CUBLAS_CHECK(cublasCreate(&handle_));
     LADDER_CUBLAS_CHECK(cublasSetStream(handle_, stream()));

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/problems/convolution.hpp"
+#include "bench/problems/convolution/convolution.hpp"
 #include "kernels/convolution/convolution_tiles.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -36,7 +36,7 @@ class CudaConvolution final : public CudaRung {
       for (int b = 0; b < sizes_.columns; ++b)
         h_weights_.push_back(make_float4(weight(a0, b), weight(a0 + 1, b), weight(a0 + 2, b), weight(a0 + 3, b)));
     constant_weights_ = h_weights_.size() <= kConvConstantChunks;
-    if (!constant_weights_) d_weights_ = DeviceBuffer<float4>(h_weights_.size());
+    if (!constant_weights_) d_weights_ = device_buffer<float4>(h_weights_.size());
 
     // The tile grows with the kernel: above 48 KiB a kernel must ask for
     // more shared memory, up to the device's limit per block.
@@ -56,8 +56,8 @@ class CudaConvolution final : public CudaRung {
     LADDER_CUDA_CHECK(cudaFuncSetAttribute(convolve_, cudaFuncAttributePreferredSharedMemoryCarveout,
                                            cudaSharedmemCarveoutMaxShared));
 
-    d_image_ = DeviceBuffer<float>(image_.size());
-    d_output_ = DeviceBuffer<float>(output_.size());
+    d_image_ = device_buffer<float>(image_.size());
+    d_output_ = device_buffer<float>(output_.size());
     grid_ = dim3(ceil_div(sizes_.out_width(), kConvTileWidth), ceil_div(sizes_.out_height(), kConvTileHeight));
   }
 

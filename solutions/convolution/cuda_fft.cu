@@ -85,13 +85,13 @@ class CudaFftConvolution final : public CudaRung {
     const std::size_t real_count = std::size_t(fft_height_) * fft_width_;
     spectrum_count_ = std::size_t(fft_height_) * (fft_width_ / 2 + 1);  // real input: half the spectrum
 
-    d_image_ = DeviceBuffer<float>(image_.size());
-    d_kernel_ = DeviceBuffer<float>(kernel_.size());
-    d_output_ = DeviceBuffer<float>(output_.size());
-    d_padded_image_ = DeviceBuffer<float>(real_count);
-    d_padded_kernel_ = DeviceBuffer<float>(real_count);
-    d_image_spectrum_ = DeviceBuffer<cufftComplex>(spectrum_count_);
-    d_kernel_spectrum_ = DeviceBuffer<cufftComplex>(spectrum_count_);
+    d_image_ = device_buffer<float>(image_.size());
+    d_kernel_ = device_buffer<float>(kernel_.size());
+    d_output_ = device_buffer<float>(output_.size());
+    d_padded_image_ = device_buffer<float>(real_count);
+    d_padded_kernel_ = device_buffer<float>(real_count);
+    d_image_spectrum_ = device_buffer<cufftComplex>(spectrum_count_);
+    d_kernel_spectrum_ = device_buffer<cufftComplex>(spectrum_count_);
 
     // Plans are made once, here (untimed); both run on the rung's stream.
     LADDER_CUFFT_CHECK(cufftCreate(&forward_));

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/problems/convolution.hpp"
+#include "bench/problems/convolution/convolution.hpp"
 #include "kernels/convolution/convolution_unrolled.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"

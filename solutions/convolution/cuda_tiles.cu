@@ -7,7 +7,7 @@
 // outputs.
 #include <string>
 
-#include "bench/problems/convolution.hpp"
+#include "bench/problems/convolution/convolution.hpp"
 #include "kernels/convolution/convolution_simple_tiles.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -35,13 +35,13 @@ class CudaTilesConvolution final : public CudaRung {
                         std::to_string(properties().sharedMemPerBlockOptin / 1024) +
                         " KiB a block may have on this GPU; the cuda_fft rung takes any kernel size");
     constant_weights_ = kernel_.size() <= std::size_t{kTilesConstantWeights};
-    if (!constant_weights_) d_weights_ = DeviceBuffer<float>(kernel_.size());
+    if (!constant_weights_) d_weights_ = device_buffer<float>(kernel_.size());
     convolve_ = constant_weights_ ? convolve_tiles<true> : convolve_tiles<false>;
     LADDER_CUDA_CHECK(
         cudaFuncSetAttribute(convolve_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
 
-    d_image_ = DeviceBuffer<float>(image_.size());
-    d_output_ = DeviceBuffer<float>(output_.size());
+    d_image_ = device_buffer<float>(image_.size());
+    d_output_ = device_buffer<float>(output_.size());
     grid_ = dim3(ceil_div(sizes_.out_width(), kTilesBlock), ceil_div(sizes_.out_height(), kTilesBlock));
   }
 

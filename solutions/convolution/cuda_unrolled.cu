@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/problems/convolution.hpp"
+#include "bench/problems/convolution/convolution.hpp"
 #include "kernels/convolution/convolution_unrolled.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -102,8 +102,8 @@ class CudaUnrolledConvolution final : public CudaRung {
     LADDER_CUDA_CHECK(
         cudaFuncSetAttribute(convolve_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
 
-    d_image_ = DeviceBuffer<float>(image_.size());
-    d_output_ = DeviceBuffer<float>(output_.size());
+    d_image_ = device_buffer<float>(image_.size());
+    d_output_ = device_buffer<float>(output_.size());
     grid_ = dim3(ceil_div(sizes_.out_width(), kUnrolledTileWidth), ceil_div(sizes_.out_height(), kUnrolledTileHeight));
   }
 

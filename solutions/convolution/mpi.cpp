@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "bench/problems/convolution.hpp"
+#include "bench/problems/convolution/convolution.hpp"
 #include "ladder/mpi.hpp"
 #include "padded.hpp"
 

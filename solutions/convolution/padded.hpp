@@ -8,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-#include "bench/problems/convolution.hpp"
+#include "bench/problems/convolution/convolution.hpp"
 #include "ladder/array.hpp"
 #include "ladder/widest_vectors.hpp"
 

@@ -17,9 +17,9 @@ class CudaHistogram final : public CudaRung {
   void prepare(const Arrays& inputs, Arrays& outputs) override {
     values_ = inputs.at("values").view<std::uint8_t>();
     counts_ = outputs.at("counts").view<std::uint32_t>();
-    d_values_ = DeviceBuffer<std::uint8_t>(values_.size());
+    d_values_ = device_buffer<std::uint8_t>(values_.size());
     for (DeviceBuffer<std::uint32_t>& set : d_counts_) {
-      set = DeviceBuffer<std::uint32_t>(counts_.size());
+      set = device_buffer<std::uint32_t>(counts_.size());
       LADDER_CUDA_CHECK(cudaMemset(set.data(), 0, set.bytes()));  // the first call's set starts at zero
     }
     // Ask for the largest shared-memory carveout, so that all the blocks

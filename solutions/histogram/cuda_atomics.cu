@@ -14,8 +14,8 @@ class CudaAtomicsHistogram final : public CudaRung {
   void prepare(const Arrays& inputs, Arrays& outputs) override {
     values_ = inputs.at("values").view<std::uint8_t>();
     counts_ = outputs.at("counts").view<std::uint32_t>();
-    d_values_ = DeviceBuffer<std::uint8_t>(values_.size());
-    d_counts_ = DeviceBuffer<std::uint32_t>(counts_.size());
+    d_values_ = device_buffer<std::uint8_t>(values_.size());
+    d_counts_ = device_buffer<std::uint32_t>(counts_.size());
     blocks_ = static_cast<unsigned>(ceil_div(values_.size(), kThreadsPerBlock));
   }
 

@@ -25,9 +25,9 @@ class CudaKappaSigma final : public kappa_sigma::DeviceSkyRung {
     // As many blocks as the device holds at once (a grid-stride loop covers
     // any n), one block sum each: the same grid for every pass.
     blocks_ = resident_blocks(clip_survey, kClipThreads, image_.size());
-    d_state_ = DeviceBuffer<ClipState>(1);
-    d_partials_ = DeviceBuffer<double>(3 * std::size_t{blocks_});
-    d_counts_ = DeviceBuffer<unsigned>(2 * kClipBuckets);
+    d_state_ = device_buffer<ClipState>(1);
+    d_partials_ = device_buffer<double>(3 * std::size_t{blocks_});
+    d_counts_ = device_buffer<unsigned>(2 * kClipBuckets);
     // clip_select clears the histograms after reading them: zero them once.
     LADDER_CUDA_CHECK(cudaMemsetAsync(d_counts_.data(), 0, d_counts_.bytes(), stream()));
     h_done_ = PinnedHostBuffer<unsigned>(1);  // pinned: the flag's copy is truly async

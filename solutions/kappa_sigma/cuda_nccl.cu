@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "given/kappa_sigma/clip.hpp"
+#include "bench/problems/kappa_sigma/given/clip.hpp"
 #include "kernels/kappa_sigma/kappa_sigma.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/nccl.hpp"

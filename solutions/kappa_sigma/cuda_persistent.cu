@@ -39,17 +39,17 @@ class CudaPersistentKappaSigma final : public kappa_sigma::DeviceSkyRung {
     const unsigned per_sm = image_.size() > (std::size_t{1} << 24) ? 2 : 1;
     blocks_ = std::min(resident_blocks(clip_persistent, kPersistentThreads, (image_.size() + 3) / 4),
                        per_sm * static_cast<unsigned>(properties().multiProcessorCount));
-    d_partials_ = DeviceBuffer<double>(kPartials * std::size_t{blocks_});
-    d_histograms_ = DeviceBuffer<unsigned>(3 * std::size_t{kPersistentHistogram});
+    d_partials_ = device_buffer<double>(kPartials * std::size_t{blocks_});
+    d_histograms_ = device_buffer<unsigned>(3 * std::size_t{kPersistentHistogram});
     // Each block's room for the values its surveys set aside for the
     // refines and for its edges; the median's bucket gathered from every
     // block; the core's histograms.
     candidates_per_block_ = candidate_room(n_, blocks_);
-    d_candidates_ = DeviceBuffer<float>(blocks_ * candidates_per_block_);
-    d_edges_ = DeviceBuffer<float>(blocks_ * candidates_per_block_);
-    d_gathered_ = DeviceBuffer<unsigned>(kGatherCapacity);
-    d_gathered_counts_ = DeviceBuffer<unsigned>(3);
-    d_core_histograms_ = DeviceBuffer<unsigned>(2 * std::size_t{kClipBuckets});
+    d_candidates_ = device_buffer<float>(blocks_ * candidates_per_block_);
+    d_edges_ = device_buffer<float>(blocks_ * candidates_per_block_);
+    d_gathered_ = device_buffer<unsigned>(kGatherCapacity);
+    d_gathered_counts_ = device_buffer<unsigned>(3);
+    d_core_histograms_ = device_buffer<unsigned>(2 * std::size_t{kClipBuckets});
   }
 
   void compute() override {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <span>
 
-#include "given/kappa_sigma/clip.hpp"
+#include "bench/problems/kappa_sigma/given/clip.hpp"
 #include "ladder/cuda.cuh"
 
 namespace ladder::kappa_sigma {
@@ -21,9 +21,9 @@ class DeviceSkyRung : public CudaRung {
     mask_ = outputs.at("mask").view<std::uint8_t>();
     statistics_ = outputs.at("statistics").view<double>();
     n_ = static_cast<unsigned>(image_.size());
-    d_image_ = DeviceBuffer<float>(image_.size());
-    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
-    d_statistics_ = DeviceBuffer<double>(statistics_.size());
+    d_image_ = device_buffer<float>(image_.size());
+    d_mask_ = device_buffer<std::uint8_t>(mask_.size());
+    d_statistics_ = device_buffer<double>(statistics_.size());
   }
 
   void upload() override { copy_to_device(d_image_, image_); }

@@ -12,7 +12,7 @@
 #include <limits>
 #include <vector>
 
-#include "given/kappa_sigma/clip.hpp"
+#include "bench/problems/kappa_sigma/given/clip.hpp"
 #include "ladder/mpi.hpp"
 
 namespace ladder {

@@ -18,7 +18,7 @@
 #include <limits>
 #include <vector>
 
-#include "given/kappa_sigma/sky_rung.hpp"
+#include "bench/problems/kappa_sigma/given/sky_rung.hpp"
 
 namespace ladder {
 namespace {

@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "given/labelling/connectivity.hpp"
+#include "bench/problems/labelling/given/connectivity.hpp"
 #include "kernels/labelling/labelling.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -35,12 +35,12 @@ class DeviceLabellingRung : public CudaRung {
     tiles_across_ = ceil_div(width_, kTileWidth);
     tiles_ = static_cast<unsigned>(tiles_across_) * static_cast<unsigned>(ceil_div(height_, kTileHeight));
     chunks_ = ceil_div(n_, kChunk);
-    d_image_ = DeviceBuffer<std::uint8_t>(image_.size());
-    d_forest_ = DeviceBuffer<std::int32_t>(labels_.size());
-    d_labels_ = DeviceBuffer<std::int32_t>(labels_.size());
-    d_root_bits_ = DeviceBuffer<unsigned>(std::size_t{chunks_} * (kChunk / 32));
-    d_word_offsets_ = DeviceBuffer<int>(std::size_t{chunks_} * (kChunk / 32));
-    d_chunk_offsets_ = DeviceBuffer<int>(chunks_);
+    d_image_ = device_buffer<std::uint8_t>(image_.size());
+    d_forest_ = device_buffer<std::int32_t>(labels_.size());
+    d_labels_ = device_buffer<std::int32_t>(labels_.size());
+    d_root_bits_ = device_buffer<unsigned>(std::size_t{chunks_} * (kChunk / 32));
+    d_word_offsets_ = device_buffer<int>(std::size_t{chunks_} * (kChunk / 32));
+    d_chunk_offsets_ = device_buffer<int>(chunks_);
   }
 
   void upload() override { copy_to_device(d_image_, image_); }

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "given/labelling/connectivity.hpp"
+#include "bench/problems/labelling/given/connectivity.hpp"
 #include "ladder/registry.hpp"
 #include "solutions/labelling/two_pass.hpp"
 

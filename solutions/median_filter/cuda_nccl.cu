@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/problems/median_filter.hpp"
+#include "bench/problems/median_filter/median_filter.hpp"
 #include "kernels/median_filter/median_filter.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"

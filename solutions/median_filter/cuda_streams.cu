@@ -18,7 +18,7 @@
 #include <array>
 #include <string>
 
-#include "bench/problems/median_filter.hpp"
+#include "bench/problems/median_filter/median_filter.hpp"
 #include "kernels/median_filter/median_filter.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"

@@ -7,7 +7,7 @@
 // the device's memory is cuda_streams' job.
 #include <string>
 
-#include "bench/problems/median_filter.hpp"
+#include "bench/problems/median_filter/median_filter.hpp"
 #include "kernels/median_filter/median_filter.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -30,8 +30,8 @@ class CudaMedianFilter final : public CudaRung {
       throw DeviceError(std::string(kKernel == MedianKernel::network ? "cuda_network" : "cuda") + ": the stack needs " +
                         std::to_string(2 * image_->bytes() >> 20) + " MiB on the device (input and output), more than the " +
                         std::to_string(free_bytes >> 20) + " MiB free; the cuda_streams rung filters it in slices");
-    d_image_ = DeviceBuffer<std::byte>(image_->bytes());
-    d_output_ = DeviceBuffer<std::byte>(image_->bytes());
+    d_image_ = device_buffer<std::byte>(image_->bytes());
+    d_output_ = device_buffer<std::byte>(image_->bytes());
   }
 
   void upload() override {

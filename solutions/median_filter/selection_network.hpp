@@ -26,7 +26,7 @@
 #include <mutex>
 #include <vector>
 
-#include "bench/problems/median_filter.hpp"
+#include "bench/problems/median_filter/median_filter.hpp"
 #include "solutions/median_filter/median_networks.hpp"
 #include "ladder/widest_vectors.hpp"
 

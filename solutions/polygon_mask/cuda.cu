@@ -26,7 +26,7 @@ class CudaPolygonMask final : public CudaRung {
     if (n_ >
         static_cast<unsigned>(kMaxPolygonVertices))  // validate() refuses these; the constant array cannot hold them
       throw UsageError("polygon_mask on CUDA takes at most " + std::to_string(kMaxPolygonVertices) + " vertices");
-    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
+    d_mask_ = device_buffer<std::uint8_t>(mask_.size());
     // The launch: per pixel, blocks of up to 256 threads, each thread
     // kPixelsPerThread pixels, tile each row (narrow rows get narrower
     // blocks); per row, one thread per row.
@@ -36,7 +36,7 @@ class CudaPolygonMask final : public CudaRung {
       blocks_per_row_ = ceil_div(threads_per_row, threads_);
       blocks_ = height_ * blocks_per_row_;  // at most 2^26 + 2^20 for the canvases validate() accepts
     } else {
-      d_vertices_ = DeviceBuffer<double>(vertices_.size());
+      d_vertices_ = device_buffer<double>(vertices_.size());
       threads_ = 64;
       blocks_ = ceil_div(height_, threads_);
     }

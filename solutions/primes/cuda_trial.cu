@@ -13,7 +13,7 @@ class CudaTrialPrimes final : public CudaRung {
 
   void prepare(const Arrays&, Arrays& outputs) override {
     flags_ = outputs.at("flags").view<std::uint8_t>();
-    d_flags_ = DeviceBuffer<std::uint8_t>(flags_.size());
+    d_flags_ = device_buffer<std::uint8_t>(flags_.size());
     blocks_ = static_cast<unsigned>(ceil_div(flags_.size(), kThreadsPerBlock));
   }
 

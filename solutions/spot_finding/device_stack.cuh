@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <span>
 
-#include "bench/problems/spot_finding.hpp"
+#include "bench/problems/spot_finding/spot_finding.hpp"
 #include "ladder/cuda.cuh"
 
 namespace ladder::spot_finding {
@@ -21,9 +21,9 @@ class DeviceStackRung : public CudaRung {
     mask_ = inputs.at("mask").view<std::uint8_t>();
     signal_ = outputs.at("signal").view<std::uint8_t>();
     stack_ = stack_of(inputs.at("image"));
-    d_image_ = DeviceBuffer<std::uint16_t>(image_.size());
-    d_mask_ = DeviceBuffer<std::uint8_t>(mask_.size());
-    d_signal_ = DeviceBuffer<std::uint8_t>(signal_.size());
+    d_image_ = device_buffer<std::uint16_t>(image_.size());
+    d_mask_ = device_buffer<std::uint8_t>(mask_.size());
+    d_signal_ = device_buffer<std::uint8_t>(signal_.size());
   }
 
   void upload() override {

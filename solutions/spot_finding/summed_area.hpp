@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "bench/problems/spot_finding.hpp"
+#include "bench/problems/spot_finding/spot_finding.hpp"
 
 namespace ladder::spot_finding {
 

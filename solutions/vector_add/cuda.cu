@@ -15,9 +15,9 @@ class CudaVectorAdd final : public CudaRung {
     a_ = inputs.at("a").view<float>();
     b_ = inputs.at("b").view<float>();
     c_ = outputs.at("c").view<float>();
-    d_a_ = DeviceBuffer<float>(a_.size());
-    d_b_ = DeviceBuffer<float>(b_.size());
-    d_c_ = DeviceBuffer<float>(c_.size());
+    d_a_ = device_buffer<float>(a_.size());
+    d_b_ = device_buffer<float>(b_.size());
+    d_c_ = device_buffer<float>(c_.size());
     const std::size_t groups = ceil_div(c_.size(), std::size_t{4});
     blocks_ = static_cast<unsigned>(ceil_div(groups, kThreadsPerBlock));
   }

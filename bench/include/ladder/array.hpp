@@ -1,6 +1,6 @@
 #pragma once
 // Array: a typed, shaped, page-aligned host buffer. Inputs and outputs of
-// every exercise are Arrays, keyed by name (docs/exercises.md's input names).
+// every exercise are Arrays, keyed by name (the input names of its specification, bench/problems/<ex>/README.md).
 // After the data, up to the next page and at least kGuardBytes, lies a guard
 // zone filled with a pattern: guard_overrun() tells a rung that wrote past
 // the end of its output (a loop to <= n) from one that did not.

@@ -43,7 +43,8 @@ enum class Memory { device, pinned_host };
 
 // An owning array of `count` T: on the device (cudaMalloc / cudaFree), or
 // in page-locked host memory (cudaMallocHost / cudaFreeHost), which copies
-// can run from asynchronously. Default-constructed: empty.
+// can run from asynchronously. Default-constructed: empty. One from
+// CudaRung::device_buffer is a view of memory that the rung owns.
 template <class T, Memory kind>
 class CudaBuffer {
  public:
@@ -64,20 +65,29 @@ class CudaBuffer {
     buffer.count_ = count;
     return buffer;
   }
+  // `count` values at `data`, which something else owns and frees.
+  static CudaBuffer borrowed(T* data, std::size_t count) {
+    CudaBuffer buffer;
+    buffer.data_ = data;
+    buffer.count_ = count;
+    buffer.owner_ = false;
+    return buffer;
+  }
   ~CudaBuffer() {
-    if (!data_) return;
+    if (!data_ || !owner_) return;
     if constexpr (kind == Memory::device)
       cudaFree(data_);
     else
       cudaFreeHost(data_);
   }
-  CudaBuffer(CudaBuffer&& other) noexcept : data_(other.data_), count_(other.count_) {
+  CudaBuffer(CudaBuffer&& other) noexcept : data_(other.data_), count_(other.count_), owner_(other.owner_) {
     other.data_ = nullptr;
     other.count_ = 0;
   }
   CudaBuffer& operator=(CudaBuffer&& other) noexcept {
     std::swap(data_, other.data_);
     std::swap(count_, other.count_);
+    std::swap(owner_, other.owner_);
     return *this;
   }
   T* data() const { return data_; }
@@ -95,6 +105,7 @@ class CudaBuffer {
 
   T* data_ = nullptr;
   std::size_t count_ = 0;
+  bool owner_ = true;  // frees data_ when destroyed
 };
 template <class T>
 using DeviceBuffer = CudaBuffer<T, Memory::device>;
@@ -189,6 +200,7 @@ class CudaRung : public Rung {
   std::string device_name() const override { return properties_.name; }
   DeviceKind device_kind() const override { return DeviceKind::gpu; }
   bool uses_pinned_memory() const override { return pinned_; }
+  void check_device_guard_zones() override;
 
  protected:
   cudaStream_t stream() const { return stream_.get(); }
@@ -199,6 +211,22 @@ class CudaRung : public Rung {
   // range twice (under --pinned the harness's arrays already are).
   void pin(std::span<const std::byte> host);
   const cudaDeviceProp& properties() const { return properties_; }
+
+  // A device buffer of `count` values, as OpenClRung::device_buffer makes
+  // them: after the values lies a guard zone of a known pattern, which the
+  // harness checks after each download (check_device_guard_zones). A
+  // kernel that writes a little past the end then fails the check, naming
+  // the buffer and how far; without the zone the write lands in cudaMalloc's
+  // rounding or in a neighbouring buffer, and nothing says so. (Under
+  // compute-sanitizer's memcheck such a write is this check's failure, not
+  // memcheck's report: the zone is part of the allocation.) The rung owns
+  // the memory until it is destroyed; the buffer returned is a view of it,
+  // so a buffer allocated again keeps its old memory until then.
+  template <class T>
+  DeviceBuffer<T> device_buffer(std::size_t count) {
+    void* memory = allocate_guarded((count ? count : 1) * sizeof(T));
+    return DeviceBuffer<T>::borrowed(static_cast<T*>(memory), count);
+  }
 
   // Asynchronous copies on the rung's stream.
   template <class T>
@@ -232,6 +260,12 @@ class CudaRung : public Rung {
   bool evict_by_writing_ = false;
   bool pinned_ = false;
   std::vector<void*> registered_;  // host ranges pinned with cudaHostRegister
+
+  // `bytes` of device memory and a guard zone after them, filled with
+  // Array::kGuardPattern; kept in guarded_ until the rung is destroyed.
+  void* allocate_guarded(std::size_t bytes);
+  static constexpr std::size_t kGuardBytes = 256;
+  std::vector<DeviceBuffer<std::byte>> guarded_;  // each: the values' bytes, then kGuardBytes
 };
 
 }  // namespace ladder

@@ -42,7 +42,7 @@ struct RungEntry {
 void register_problem(std::function<std::unique_ptr<Problem>()> make);
 void register_rung(RungEntry entry);
 
-std::vector<std::string> exercise_names();  // in the order of docs/exercises.md
+std::vector<std::string> exercise_names();  // in the order of their specifications' numbers
 std::unique_ptr<Problem> make_problem(const std::string& exercise);  // UsageError when unknown
 // nullptr when not built in this track.
 const RungEntry* find_rung(const std::string& exercise, const std::string& rung,

@@ -23,7 +23,7 @@
 // ==== end
 #include <cstdint>
 
-#include "bench/problems/spot_finding.hpp"
+#include "bench/problems/spot_finding/spot_finding.hpp"
 
 // ==== exercise only
 namespace {  // internal: the solution's kernel of the same name is linked into ladder too

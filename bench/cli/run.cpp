@@ -1,0 +1,210 @@
+// `ladder run [EXERCISE...]`: measure this machine's ceilings, check and time
+// each chosen rung (the harness), print the speed-up table and write the
+// results JSON with the run's context; --replicates N repeats it all,
+// interleaved, and reports the spread between the replicates.
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "bench/cli/cli.hpp"
+#include "ladder/error.hpp"
+#include "ladder/npy.hpp"
+
+namespace ladder::cli {
+namespace {
+
+// After a run with replicates: each row's spread between the replicates'
+// medians, and a warning for every row whose spread is high. (The name
+// column fits the longest exercise name, batched_matmul, and a space.)
+void print_replicate_spreads(const nlohmann::json& results) {
+  std::cout << "spread between replicates (max - min of the replicate medians, over their median):\n";
+  int high = 0;
+  for (const auto& entry : results) {
+    for (const auto& row : entry["rungs"]) {
+      if (row["status"] != "ok") continue;
+      const auto& t = row["timings"];
+      std::cout << "  " << std::left << std::setw(15) << entry["exercise"].get<std::string>() << std::setw(16)
+                << row["rung"].get<std::string>() << std::right << std::setw(11)
+                << format_time(t["compute"]["median_s"]) << std::fixed << std::setprecision(1) << std::setw(7)
+                << t["compute"]["replicate_spread"].get<double>() * 100 << " %" << std::setw(11)
+                << format_time(t["transfer"]["median_s"]) << std::setw(7)
+                << t["transfer"]["replicate_spread"].get<double>() * 100 << " %"
+                << (row.value("high_spread", false) ? "   high spread" : "") << '\n';
+      high += row.value("high_spread", false);
+    }
+  }
+  std::cout << std::defaultfloat;
+  if (high)
+    std::cerr << "warning: " << high << " row(s) vary by more than " << kHighSpread * 100
+              << " % between replicates: this machine cannot reproduce them more closely\n";
+}
+
+// --min-time, --repetitions and --time-budget over the defaults.
+TimingPolicy timing_policy(const Arguments& args) {
+  TimingPolicy policy;
+  if (args.flag("--min-time")) policy.min_time = parse_positive("--min-time", args.value("--min-time"));
+  if (args.flag("--repetitions"))
+    policy.min_repetitions = static_cast<int>(parse_integer("--repetitions", args.value("--repetitions"), 1, 100000));
+  policy.max_repetitions = std::max(policy.max_repetitions, policy.min_repetitions);
+  if (args.flag("--time-budget")) policy.time_budget = parse_positive("--time-budget", args.value("--time-budget"));
+  return policy;
+}
+
+// What `ladder run` is asked to time: one request per exercise, and per
+// value of --sweep K=V1,V2,... in the order given. Bad sizes, parameters
+// and cases too large for this machine are refused here, before any work.
+std::vector<RunRequest> run_requests(const Arguments& args) {
+  const std::uint64_t seed = args.flag("--seed") ? parse_integer("--seed", args.value("--seed"), 0, 1L << 62) : 1;
+  const Params overrides = parameter_overrides(args);
+  const MemoryLimit memory_limit = host_memory_limit();
+  std::string sweep_name;
+  std::vector<std::string> sweep_values = {""};
+  if (args.flag("--sweep")) {
+    auto [name, values] = split_assignment(args.value("--sweep"), "--sweep");
+    sweep_name = name;
+    sweep_values = split_list(values);
+    if (sweep_values.empty()) throw UsageError("--sweep " + name + "= names no values");
+  }
+  std::vector<RunRequest> requests;
+  for (const auto& exercise : args.positional.empty() ? exercise_names() : args.positional) {
+    auto problem = make_problem(exercise);
+    for (const auto& value : sweep_values) {
+      Params swept = overrides;
+      int threads = 0;
+      if (sweep_name == "threads")
+        threads = static_cast<int>(parse_integer("--sweep threads", value, 1, 4096));
+      else if (!sweep_name.empty())
+        swept.set(sweep_name, value);
+      const auto rungs = chosen_rungs(*problem, split_list(args.value("--variants")));
+      RunRequest request{exercise, args.value("--size", "workshop"), swept, rungs, seed, threads, checked_track(args)};
+      refuse_unless_memory_suffices(*problem, problem->resolve(request.size, swept), memory_limit);
+      requests.push_back(request);
+    }
+  }
+  return requests;
+}
+
+std::string gigabytes_per_s(double bytes_per_s) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(1) << bytes_per_s / 1e9 << " GB/s";
+  return text.str();
+}
+
+// The ceilings, measured once per run (or given), and printed: the
+// "ceiling" column divides by them, and the task sheets ask for them.
+Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, const std::set<Backend>& backends) {
+  Ceilings ceilings;
+  ceilings.host_threads = openmp_threads();
+  if (args.flag("--host-bandwidth")) {
+    ceilings.host_bytes_per_s = parse_positive("--host-bandwidth", args.value("--host-bandwidth")) * 1e9;
+  } else {
+    std::cerr << "measuring host memory bandwidth (STREAM copy, add, triad)...\n";
+    ceilings.host_measurement = measure_host_bandwidth();
+    ceilings.host_bytes_per_s = ceilings.host_measurement.bytes_per_s;
+    ceilings.host_scaling = measure_host_scaling();
+    ceilings.host_fp32_operations_per_s = measure_host_fp32_rate();
+  }
+  std::cerr << "  host memory bandwidth: " << gigabytes_per_s(ceilings.host_bytes_per_s)
+            << (ceilings.host_measurement.kernel.empty() ? " (given)" : " (" + ceilings.host_measurement.kernel + ")")
+            << '\n';
+  if (ceilings.host_fp32_operations_per_s > 0) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(1) << "  host FP32 rate: " << ceilings.host_fp32_operations_per_s / 1e9
+         << " GFLOP/s (multiply-adds in registers on every thread, the widest vector unit)\n";
+    std::cerr << text.str();
+  }
+  if (const HostScaling& scaling = ceilings.host_scaling; scaling.threads > 1) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(0) << "  host scaling, 1 to " << scaling.threads
+         << " threads, per thread: clock " << 100 * scaling.clock_efficiency << " %, vector work "
+         << 100 * scaling.compute_efficiency << " %; memory " << std::setprecision(1) << scaling.memory_speedup
+         << "x one thread\n";
+    std::cerr << text.str();
+  }
+  auto device_ceilings = [&](Backend backend, auto measure) -> std::optional<DeviceCeilings> {
+    if (!backends.count(backend) || !backend_availability(backend, options).available) return std::nullopt;
+    std::cerr << "measuring " << backend_name(backend) << " device ceilings (bandwidth; FP32 rate on CUDA)...\n";
+    DeviceCeilings measured = measure(options);
+    if (args.flag("--device-bandwidth"))
+      measured.copy_bytes_per_s = parse_positive("--device-bandwidth", args.value("--device-bandwidth")) * 1e9;
+    std::cerr << "  " << backend_name(backend) << " device copy bandwidth: "
+              << (measured.copy_bytes_per_s > 0 ? gigabytes_per_s(measured.copy_bytes_per_s) : "not measured");
+    if (measured.host_to_device_pinned > 0)
+      std::cerr << "; PCIe (pinned) " << gigabytes_per_s(measured.host_to_device_pinned) << " up, "
+                << gigabytes_per_s(measured.device_to_host_pinned) << " down";
+    if (measured.both_directions_pinned > 0)
+      std::cerr << ", " << gigabytes_per_s(measured.both_directions_pinned) << " both ways at once";
+    if (measured.fp32_operations_per_s > 0) {
+      std::ostringstream rate;
+      rate << std::fixed << std::setprecision(1) << measured.fp32_operations_per_s * 1e-12;
+      std::cerr << "; FP32 " << rate.str() << " TFLOP/s";
+    }
+    std::cerr << '\n';
+    return measured;
+  };
+  ceilings.cuda = device_ceilings(Backend::cuda, measure_cuda_ceilings);
+  ceilings.opencl = device_ceilings(Backend::opencl, measure_opencl_ceilings);
+  return ceilings;
+}
+
+}  // namespace
+
+int command_run(const Arguments& args) {
+  const RunOptions options = run_options(args);
+  const TimingPolicy policy = timing_policy(args);
+  const std::string out = args.value("--out", "ladder-results.json");
+  const int replicates = args.flag("--replicates")
+                             ? static_cast<int>(parse_integer("--replicates", args.value("--replicates"), 1, 100))
+                             : 1;
+  const std::vector<RunRequest> requests = run_requests(args);
+
+  // A device named on the command line must be there before any work starts.
+  std::set<Backend> backends;
+  for (const auto& request : requests)
+    for (const auto& rung : request.variants) backends.insert(backend_of(rung));
+  for (Backend backend : backends) backend_availability(backend, options);
+
+  // A reference run starts on an idle machine: say so when it does not.
+  RunReadings readings;
+  readings.load_before = read_host_load();
+  readings.ticks_before = read_cpu_ticks();
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (readings.load_before.one_minute > cores)
+    std::cerr << "warning: the machine is loaded (load average " << readings.load_before.one_minute << " on " << cores
+              << " hardware threads): timings will be slow and noisy, and this is not a reference run\n";
+  const Ceilings ceilings = measure_ceilings(args, options, backends);
+
+  Harness harness(options, policy, ceilings, std::cout);
+  bool any_failed = false;
+  // Replicates interleaved: every request once, then every request again,
+  // so that a drift of the machine during the run shows up as spread.
+  std::vector<std::vector<nlohmann::json>> passes(requests.size());
+  for (int replicate = 1; replicate <= replicates; ++replicate) {
+    if (replicates > 1) std::cout << "== replicate " << replicate << " of " << replicates << '\n';
+    readings.probes.push_back(probe_machine());
+    for (std::size_t i = 0; i < requests.size(); ++i) passes[i].push_back(harness.run(requests[i], any_failed));
+  }
+  nlohmann::json results = nlohmann::json::array();
+  for (const auto& entry_passes : passes) results.push_back(merge_replicates(entry_passes));
+  if (replicates > 1) print_replicate_spreads(results);
+
+  readings.probes.push_back(probe_machine());
+  readings.ticks_after = read_cpu_ticks();
+  readings.load_after = read_host_load();
+  if (readings.load_after.one_minute > cores + 1)
+    std::cerr << "warning: the machine was loaded during the run (load average " << readings.load_after.one_minute
+              << " on " << cores << " hardware threads at the end)\n";
+  nlohmann::json document = {{"schema_version", kSchemaVersion},
+                             {"context", run_context(options, policy, ceilings, args.command_line, readings)},
+                             {"results", results}};
+  write_file_atomically(out, document.dump(1) + "\n");
+  std::cout << "results: " << out << '\n';
+  if (any_failed) std::cerr << "ladder: at least one rung failed its check (see above)\n";
+  return any_failed ? 1 : 0;
+}
+
+}  // namespace ladder::cli
