@@ -3,7 +3,8 @@
 
     ladder compare A.json B.json [--device-floor 0.03] [--host-floor 0.05]
 
-Rows are matched by (exercise, size, parameters, threads, rung or peer).
+Rows are matched by (exercise, size, parameters, threads, MPI ranks, rung or
+peer); an entry without ranks ran on one.
 Each row's compute-only and transfer-inclusive times are compared as the
 ratio B/A of their central values: the median of the replicate medians when
 the run has replicates (`ladder run --replicates N`), else the median.
@@ -69,7 +70,8 @@ def rows(results, path):
     table = {}
     try:
         for entry in results["results"]:
-            run = (entry["exercise"], entry["size"], tuple(sorted(entry["parameters"].items())), entry.get("threads"))
+            run = (entry["exercise"], entry["size"], tuple(sorted(entry["parameters"].items())), entry.get("threads"),
+                   entry.get("ranks", 1))
             for row in entry["rungs"]:
                 table[run + (row["rung"],)] = (entry, row)
             for peer in entry.get("peers") or []:
@@ -183,7 +185,8 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
     print(f"{'exercise / size / rung':52} {'figure':9} {'timer':7} {'A':>11} {'B':>11} {'B/A':>7} {'allowed':>8}  verdict",
           file=out)
     for key in sorted(set(a_rows) | set(b_rows), key=str):
-        name = f"{key[0]} / {key[1]} / {key[-1]}"
+        ranks = f" / {key[4]} ranks" if key[4] != 1 else ""
+        name = f"{key[0]} / {key[1]}{ranks} / {key[-1]}"
         if key not in a_rows or key not in b_rows:
             print(f"{name:52} only in {'A' if key in a_rows else 'B'}", file=out)
             differ = True

@@ -15,6 +15,10 @@ Writes into DIR (default: report/ beside RESULTS.json):
   overview-vs-best-cpu.png/svg   each exercise's fastest GPU rung against the fastest CPU entry of the
                          same run, rung or peer (where the run has GPU rungs)
   scaling-<ex>-<param>.png/svg   where the run holds a sweep (--sweep K=...): time against K per rung
+  scaling-<ex>-<size>-ranks.png/svg   where the run holds a sweep over MPI ranks (--sweep ranks=..., --weak):
+                         the distributed rungs' speed-up (strong) or efficiency T1/Tp (weak) against the
+                         ranks, compute-only and transfer-inclusive, with the ideal line; its table in
+                         tables.md (ranks, time, speed-up against the fewest ranks, parallel efficiency)
   report.html            one self-contained page with all of the above (no network needed)
   slides/EXERCISE.png    per exercise run, one picture for a projector (1920 x 1080, fonts of 15 pt and
                          more): each rung's and each peer's time, the fastest starred. Always written, so that
@@ -57,16 +61,27 @@ KIND_COLOURS = {"compute": "#2c7fb8", "transfer": "#f39c12", "peer": "#8e44ad"}
 PEER_HATCH = "//"
 
 
+def named_ranks(entry):
+    """Whether an entry's name carries its MPI ranks: in a sweep over ranks, or on more than one."""
+    return "scaling" in entry or entry.get("ranks", 1) > 1
+
+
 def run_label(entry):
-    """A short, file-name-safe name for one exercise run: exercise, size and parameters."""
+    """A short, file-name-safe name for one exercise run: exercise, size, parameters (and ranks)."""
     parameters = "".join(f"-{key}={value}" for key, value in sorted(entry["parameters"].items()))
     label = f"{entry['exercise']}-{entry['size']}{parameters}-t{entry.get('threads', 0)}"
+    if named_ranks(entry):
+        label += f"-r{entry.get('ranks', 1)}" + ("-weak" if entry.get("scaling") == "weak" else "")
     return re.sub(r"[^A-Za-z0-9_.=-]", "_", label)
 
 
 def run_title(entry):
     parameters = ", ".join(f"{key}={value}" for key, value in entry["parameters"].items())
-    return f"{entry['exercise']} ({entry['size']}: {parameters}; {entry.get('threads', '?')} threads)"
+    ranks = entry.get("ranks", 1)
+    ranks_text = f"; {ranks} MPI rank{'s' if ranks > 1 else ''}" if named_ranks(entry) else ""
+    if entry.get("scaling") == "weak":
+        ranks_text += f", weak scaling ({entry['scaled_parameter']} × ranks)"
+    return f"{entry['exercise']} ({entry['size']}: {parameters}; {entry.get('threads', '?')} threads{ranks_text})"
 
 
 def figure(row, *path):
@@ -88,6 +103,8 @@ def table_rows(results):
                 "size": entry["size"],
                 "parameters": " ".join(f"{k}={v}" for k, v in entry["parameters"].items()),
                 "threads": entry.get("threads", ""),
+                "ranks": entry.get("ranks", 1),
+                "scaling": entry.get("scaling", ""),
                 "rung": row["rung"],
                 "backend": row["backend"],
                 "status": row["status"],
@@ -117,7 +134,8 @@ def table_rows(results):
         for peer in entry.get("peers", []):  # other tools on the same inputs (reports/peers.py)
             rows.append({key: None for key in rows[-1]} | {
                 "exercise": entry["exercise"], "size": entry["size"], "parameters": rows[-1]["parameters"],
-                "threads": entry.get("threads", ""), "rung": f"peer: {peer['name']}", "backend": "peer",
+                "threads": entry.get("threads", ""), "ranks": entry.get("ranks", 1),
+                "scaling": entry.get("scaling", ""), "rung": f"peer: {peer['name']}", "backend": "peer",
                 "status": peer["status"], "reason": peer.get("reason", ""), "device": peer["device"],
                 "compute_median_s": figure(peer, "compute", "median_s"),
                 "compute_min_s": figure(peer, "compute", "min_s"),
@@ -188,7 +206,8 @@ def entry_table(entry, rows):
               "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for row in (r for r in rows if r["exercise"] == entry["exercise"] and r["size"] == entry["size"]
                 and r["parameters"] == " ".join(f"{k}={v}" for k, v in entry["parameters"].items())
-                and r["threads"] == entry.get("threads", "")):
+                and r["threads"] == entry.get("threads", "") and r["ranks"] == entry.get("ranks", 1)
+                and r["scaling"] == entry.get("scaling", "")):
         if row["status"] != "ok":
             lines.append(f"| {row['rung']} | **{row['status']}** | {row['reason']} | | | | | | | | | |")
             continue
@@ -228,10 +247,12 @@ def ceiling_cell(row):
     return text
 
 
-def markdown_tables(results, rows):
+def markdown_tables(results, rows, ranks_scaling=()):
     lines = ["# hpc-ladder results", "", introduction(results), ""]
     for entry in results["results"]:
         lines += [f"## {run_title(entry)}", ""] + entry_table(entry, rows) + [""]
+    for _, title, table in ranks_scaling:
+        lines += [f"## {title}", ""] + table + [""]
     return "\n".join(lines)
 
 
@@ -656,8 +677,10 @@ def scaling_charts(results, directory, written):
     stems = []
     groups = {}
     for entry in results["results"]:
-        groups.setdefault((entry["exercise"], entry["size"]), []).append(entry)
-    for (exercise, size), entries in groups.items():
+        if "scaling" in entry:  # a sweep over MPI ranks: ranks_scaling_charts
+            continue
+        groups.setdefault((entry["exercise"], entry["size"], entry.get("ranks", 1)), []).append(entry)
+    for (exercise, size, _), entries in groups.items():
         if len(entries) < 2:
             continue
         varying = [k for k in entries[0]["parameters"] if len({e["parameters"].get(k) for e in entries}) > 1]
@@ -686,9 +709,138 @@ def scaling_charts(results, directory, written):
         axis.grid(which="both", alpha=0.3)
         axis.legend(fontsize=8)
         stem = re.sub(r"[^A-Za-z0-9_.=-]", "_", f"scaling-{exercise}-{size}-{key}")
+        stem += "" if entries[0].get("ranks", 1) == 1 else f"-r{entries[0]['ranks']}"
         save(fig, directory, stem, written)
         stems.append((stem, f"{exercise} ({size}): time against {key}"))
     return stems
+
+
+def distributed(row):
+    """A rung that shares its work among the MPI ranks (mpi, cuda_nccl); the others run on rank 0 alone."""
+    return row["backend"] == "mpi" or row["rung"].endswith("_nccl")
+
+
+def ranks_series(entries):
+    """{rung: [(ranks, entry, row)]} of a sweep over ranks, by ranks: the distributed rungs (every rung where
+    the run has none)."""
+    rungs = [row["rung"] for row in entries[0]["rungs"]]
+    shared = [row["rung"] for row in entries[0]["rungs"] if distributed(row)]
+    series = {}
+    for rung in shared or rungs:
+        points = [(entry.get("ranks", 1), entry, row) for entry in entries for row in entry["rungs"]
+                  if row["rung"] == rung]
+        series[rung] = sorted(points, key=lambda point: point[0])
+    return series
+
+
+def scaled(points, kind, figure_name):
+    """[(ranks, time, speed-up, efficiency)] of one rung: against the fewest ranks on which it ran, p0. Strong:
+    speed-up T0/Tp, efficiency (p0/p) T0/Tp; weak (the input grown with the ranks): efficiency T0/Tp, scaled
+    speed-up (p/p0) T0/Tp. None for a rank count on which it did not run."""
+    ran = [(p, figure(row, figure_name, "median_s")) for p, _, row in points if row["status"] == "ok"]
+    ran = [(p, t) for p, t in ran if t]
+    if not ran:
+        return [], None
+    p0, t0 = ran[0]
+    out = []
+    for p, _, row in points:
+        time = figure(row, figure_name, "median_s") if row["status"] == "ok" else None
+        if not time:
+            out.append((p, None, None, None))
+            continue
+        speedup = t0 / time * (p / p0 if kind == "weak" else 1)
+        out.append((p, time, speedup, speedup * p0 / p))
+    return out, p0
+
+
+def ranks_table(kind, series):
+    """The markdown scaling table of one sweep over ranks: per rung and rank count, the time, the speed-up and
+    the parallel efficiency, compute-only and transfer-inclusive."""
+    weak = kind == "weak"
+    speedup = "scaled speed-up" if weak else "speed-up"
+    lines = ["| rung | ranks | " + ("input | " if weak else "") + f"compute | {speedup} | efficiency "
+             f"| transfer-incl. | {speedup} | efficiency |",
+             "| --- | --- | " + ("--- | " if weak else "") + "--- | --- | --- | --- | --- | --- |"]
+    for rung, points in series.items():
+        compute, p0 = scaled(points, kind, "compute")
+        transfer, _ = scaled(points, kind, "transfer")
+        for i, (p, entry, row) in enumerate(points):
+            grown = f"{entry['scaled_parameter']}={entry['parameters'][entry['scaled_parameter']]} | " if weak else ""
+            if row["status"] != "ok" or compute[i][1] is None:
+                lines.append(f"| {rung} | {p} | {grown}**{row['status']}** | {row.get('reason', '')} | | | | |")
+                continue
+            cells = []
+            for _, time, speedup, efficiency in (compute[i], transfer[i]):
+                cells += [seconds(time), f"{speedup:.3g}×", f"{100 * efficiency:.3g} %"]
+            lines.append(f"| {rung} | {p} | {grown}" + " | ".join(cells) + " |")
+    return lines
+
+
+def ranks_groups(results):
+    """{(exercise, size): {kind: entries}} of the sweeps over MPI ranks (`ladder run --sweep ranks=...`)."""
+    groups = {}
+    for entry in results["results"]:
+        if "scaling" in entry:
+            kinds = groups.setdefault((entry["exercise"], entry["size"]), {})
+            kinds.setdefault(entry["scaling"], []).append(entry)
+    return {key: kinds for key, kinds in groups.items() if any(len(e) > 1 for e in kinds.values())}
+
+
+def ranks_scaling_charts(results, directory, written):
+    """Per exercise and size swept over MPI ranks, one chart: a panel for strong scaling (speed-up against the
+    fewest ranks, the ideal p/p0 drawn) and one for weak (efficiency T0/Tp, the ideal 1 drawn), where the run
+    has them; compute-only in blue, transfer-inclusive in orange, a marker per rung. Returns [(stem, title,
+    table lines)], the tables in the order of the panels."""
+    out = []
+    markers = "osD^v"
+    for (exercise, size), kinds in ranks_groups(results).items():
+        order = [kind for kind in ("strong", "weak") if len(kinds.get(kind, [])) > 1]
+        fig, axes = plt.subplots(1, len(order), figsize=(6.5 * len(order), 4.8), squeeze=False)
+        table = []
+        for axis, kind in zip(axes[0], order):
+            series = ranks_series(kinds[kind])
+            counts = sorted({entry.get("ranks", 1) for entry in kinds[kind]})
+            values = [1.0]
+            for m, (rung, points) in enumerate(series.items()):
+                for figure_name, style in (("compute", "-"), ("transfer", "--")):
+                    line, p0 = scaled(points, kind, figure_name)
+                    shown = [(p, s if kind == "strong" else e) for p, _, s, e in line if s]
+                    if not shown:
+                        continue
+                    values += [v for _, v in shown]
+                    label = f"{rung}, {'compute-only' if figure_name == 'compute' else 'transfer-inclusive'}"
+                    axis.plot([p for p, _ in shown], [v for _, v in shown], linestyle=style,
+                              marker=markers[m % len(markers)], color=KIND_COLOURS[figure_name], label=label)
+            p0 = counts[0]
+            ideal = [p / p0 for p in counts] if kind == "strong" else [1.0] * len(counts)
+            values += ideal
+            axis.plot(counts, ideal, linestyle=":", color="black", label="ideal")
+            axis.set_xscale("log", base=2)
+            axis.set_xticks(counts, [str(p) for p in counts])
+            axis.xaxis.set_minor_formatter(ticker.NullFormatter())
+            axis.set_ylim(min(values) / 1.5, max(values) * 1.5)
+            log_axis(axis)
+            axis.set_xlabel("MPI ranks (log scale)")
+            if kind == "strong":
+                axis.set_ylabel(f"speed-up against {p0} rank{'s' if p0 > 1 else ''} (×, log scale)")
+                axis.set_title("strong scaling: one input for every rank count", fontsize=11)
+            else:
+                grown = kinds[kind][0]["scaled_parameter"]
+                axis.set_ylabel(f"efficiency T{p0}/Tp (log scale; 1: ideal)")
+                axis.set_title(f"weak scaling: {grown} × ranks, the same share per rank", fontsize=11)
+            axis.grid(which="major", alpha=0.3)
+            axis.legend(fontsize=8)
+            what = ("speed-up T0/Tp, efficiency p0 T0/(p Tp)" if kind == "strong"
+                    else "efficiency T0/Tp, scaled speed-up p T0/(p0 Tp)")
+            table += [f"{kind.capitalize()} scaling, against the fewest ranks (p0 = {p0}, time T0): {what};"
+                      " compute-only, then transfer-inclusive (the scatter and the gather included).", ""]
+            table += ranks_table(kind, series) + [""]
+        fig.suptitle(f"{exercise} ({size}): scaling over MPI ranks")
+        fig.tight_layout()
+        stem = re.sub(r"[^A-Za-z0-9_.=-]", "_", f"scaling-{exercise}-{size}-ranks")
+        save(fig, directory, stem, written)
+        out.append((stem, f"{exercise} ({size}): scaling over MPI ranks", table[:-1]))
+    return out
 
 
 def markdown_html(lines):
@@ -720,7 +872,7 @@ def inline_svg(directory, stem):
     return svg[svg.index("<svg"):]  # drop the XML prolog inside HTML
 
 
-def html_page(results, rows, speedup_stems, overview_stems, scaling, directory):
+def html_page(results, rows, speedup_stems, overview_stems, scaling, directory, ranks_scaling=()):
     """One page for a projector: the overview charts first, then each exercise run as its chart and its
     table, under a heading in words; the SVG charts inline, so that it opens anywhere without a network."""
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>hpc-ladder report</title>",
@@ -740,6 +892,8 @@ def html_page(results, rows, speedup_stems, overview_stems, scaling, directory):
                   markdown_html(entry_table(entry, rows))]
     for stem, title in scaling:
         parts += [f"<h2>{html.escape(title)}</h2>", inline_svg(directory, stem)]
+    for stem, title, table in ranks_scaling:
+        parts += [f"<h2>{html.escape(title)}</h2>", inline_svg(directory, stem), markdown_html(table)]
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
@@ -759,13 +913,14 @@ def main():
     rows = table_rows(results)
     written = []
     write_csv(rows, directory / "timings.csv")
-    markdown = markdown_tables(results, rows)
-    (directory / "tables.md").write_text(markdown + "\n")
     speedups = [speedup_chart(entry, directory, written) for entry in results["results"]]
     overviews = [stem for stem in (best_cpu_overview_chart(results, directory, written),
                                    overview_chart(results, directory, written)) if stem]
     scaling = scaling_charts(results, directory, written)
-    (directory / "report.html").write_text(html_page(results, rows, speedups, overviews, scaling, directory))
+    ranks_scaling = ranks_scaling_charts(results, directory, written)
+    (directory / "tables.md").write_text(markdown_tables(results, rows, ranks_scaling) + "\n")
+    (directory / "report.html").write_text(html_page(results, rows, speedups, overviews, scaling, directory,
+                                                     ranks_scaling))
     slides = write_slides(results, directory)
     print(f"report: {directory / 'report.html'} ({len(written)} charts, tables.md, timings.csv); "
           f"{len(slides)} slide{'s' if len(slides) > 1 else ''} in {directory / 'slides'}")

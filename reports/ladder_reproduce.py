@@ -9,7 +9,8 @@ reproduced). For each, the command line recorded in the file is run again
 with this `ladder` (same exercises, sizes, parameters, seeds, variants,
 threads and replicates, and the same way of evicting the GPU's L2: a run
 recorded before reading was the default is rerun with --evict-by-writing;
-only --out changes, to DIR), the peers are timed
+only --out changes, to DIR; a run on N MPI ranks, whose recorded command
+line lacks the --ranks N that mpirun was started with, gets it back), the peers are timed
 again where the reference has peers (NumPy, SciPy, OpenCV, CuPy, ...: each
 where installed here), and the rerun is compared with the reference by
 `ladder compare`'s rule. Where this machine differs from the reference's
@@ -74,6 +75,15 @@ def rerun_arguments(command_line):
     return kept
 
 
+def ranks_arguments(results, arguments):
+    """--ranks N where the reference ran on N MPI ranks and its command line does not say so: `--ranks N`
+    relaunches the command under mpirun without it (a sweep over ranks keeps its --sweep ranks=...)."""
+    if any(word.startswith(("--ranks", "ranks=", "--sweep=ranks=")) for word in arguments):
+        return []
+    ranks = {entry.get("ranks", 1) for entry in results["results"]}
+    return ["--ranks", str(min(ranks))] if len(ranks) == 1 and min(ranks) > 1 else []
+
+
 def eviction_arguments(context):
     """How the reference evicted the GPU's L2, as this ladder's options.
 
@@ -114,6 +124,7 @@ def main():
         rerun_path = out / plain_name(reference_path)
         arguments = rerun_arguments(reference["context"]["command_line"])
         arguments += [a for a in eviction_arguments(reference["context"]) if a not in arguments]
+        arguments += ranks_arguments(reference, arguments)
         command = [args.ladder, "run", *arguments, "--out", str(rerun_path)]
         print(f"== reproducing {reference_path}\n   {shlex.join(command)}", flush=True)
         status = subprocess.run(command).returncode

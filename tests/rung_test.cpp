@@ -1,5 +1,8 @@
 #include "rung_test.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 
@@ -30,7 +33,8 @@ void expect_rung_matches_reference(const std::string& exercise, const RungCase& 
   Availability availability = backend_availability(entry->backend, options);
   if (!availability.available) GTEST_SKIP() << availability.reason;
 
-  auto cases = problem->check_cases();
+  std::vector<Params> cases;
+  for (const auto& check_case : problem->check_cases()) cases.push_back(check_case.params);
   cases.insert(cases.end(), extra_cases.begin(), extra_cases.end());
   for (std::size_t i = 0; i < cases.size(); ++i) {
     Params params = problem->resolve("tiny", cases[i]);
@@ -42,6 +46,31 @@ void expect_rung_matches_reference(const std::string& exercise, const RungCase& 
         problem->check(run_once(*entry, inputs, params, options, *problem), problem->reference(inputs, params));
     EXPECT_TRUE(result.ok) << result.detail;
   }
+}
+
+std::vector<std::string> failed_check_cases(const std::string& exercise, const std::string& rung,
+                                            const std::string& track) {
+  auto problem = make_problem(exercise);
+  const RungEntry* entry = find_rung(exercise, rung, track);
+  if (entry == nullptr) throw std::logic_error(rung + " of " + exercise + " is not registered in track " + track);
+  std::vector<std::string> failed;
+  const auto cases = problem->check_cases();
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (!check_case(*entry, *problem, problem->resolve("tiny", cases[i].params), i + 1, {}).ok)
+      failed.push_back(cases[i].catches);
+  return failed;
+}
+
+void expect_planted_mistake_caught(const std::string& exercise, const std::string& rung, const std::string& mistake) {
+  const auto cases = make_problem(exercise)->check_cases();
+  ASSERT_TRUE(std::any_of(cases.begin(), cases.end(), [&](const CheckCase& check_case) {
+    return check_case.catches == mistake;
+  })) << "no check case of " << exercise << " catches " << mistake;
+  const auto failed = failed_check_cases(exercise, rung);
+  std::string list;
+  for (const auto& catches : failed) list += "\n  " + (catches.empty() ? "(unnamed)" : catches);
+  EXPECT_NE(std::find(failed.begin(), failed.end(), mistake), failed.end())
+      << rung << " passed the case that catches " << mistake << "; the cases it failed:" << list;
 }
 
 void expect_usage_error(const std::function<void()>& action, const std::string& fragment) {

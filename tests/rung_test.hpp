@@ -31,6 +31,20 @@ std::string rung_case_name(const ::testing::TestParamInfo<RungCase>& info);
 void expect_rung_matches_reference(const std::string& exercise, const RungCase& rung,
                                    const std::vector<Params>& extra_cases = {}, std::uint64_t seed = 100);
 
+// The track of the rungs each exercise's tests plant a classic mistake in
+// (LADDER_REGISTER_RUNG_IN_TRACK): neither `ladder` nor the rung tests see it.
+inline const std::string kPlantedTrack = "planted";
+
+// What each check case of `exercise` that `rung` of `track` fails catches
+// (CheckCase::catches), every case run as `ladder check` runs it (case i
+// with seed i + 1, check_case).
+std::vector<std::string> failed_check_cases(const std::string& exercise, const std::string& rung,
+                                            const std::string& track = kPlantedTrack);
+
+// `rung` (of the planted track) fails the check case of `exercise` whose
+// `catches` is `mistake`, which must be one of its check cases.
+void expect_planted_mistake_caught(const std::string& exercise, const std::string& rung, const std::string& mistake);
+
 // `action` throws a UsageError whose message holds `fragment`.
 void expect_usage_error(const std::function<void()>& action, const std::string& fragment);
 

@@ -4,16 +4,17 @@
 #     skeleton kernel has the name of a solution kernel;
 #  1. every skeleton in exercises/ builds into `ladder`, its naive rung
 #     passes and its TODO rungs report "not implemented", never pass/fail;
-#  2. in a copy of exercises/, with the solution's serial.cpp and OpenCL
-#     kernel put in the slots, those rungs pass; with an off-by-one in the
-#     openmp loop bounds, the check fails and names the first wrong element.
+#  2. in a participant's copy of vector_add, with the solution's serial.cpp,
+#     OpenCL host program and kernel put in the slots, those rungs pass;
+#     with an off-by-one in the openmp loop bounds, the check fails and
+#     names the first wrong element. The copy is built with the tests
+#     (tests/CMakeLists.txt: ladder_participant_copy); its kernel is read
+#     at run time, so this script puts it in place.
 #
-#   test_exercises_track.sh SOURCE_DIR LADDER CMAKE_GENERATOR [skeletons|copy]
-#
-# skeletons: parts 0 and 1 only; copy: part 2 only (CTest runs them as two
-# tests, so that each keeps its margin on a busy machine); neither: all.
+#   test_exercises_track.sh SOURCE_DIR LADDER skeletons
+#   test_exercises_track.sh SOURCE_DIR LADDER copy LADDER_PARTICIPANT_COPY
 set -uo pipefail
-source_dir=$1 ladder=$2 generator=$3 part=${4:-all}
+source_dir=$1 ladder=$2 part=$3 participant_copy=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -76,34 +77,28 @@ fi
 
 if [ "$part" != skeletons ]; then
 # 2. A participant's copy of vector_add: serial solved, openmp off by one,
-#    the OpenCL host program and kernel solved.
-cp -r "$source_dir/exercises" "$work/exercises"
-slot="$work/exercises/vector_add"
-cp "$source_dir/solutions/vector_add/serial.cpp" "$slot/serial.cpp"
-cp "$source_dir/solutions/vector_add/opencl.cpp" "$slot/opencl.cpp"
-cp "$source_dir/kernels/vector_add/vector_add.cl" "$slot/kernels/vector_add.cl"
-sed 's/i < n_; ++i/i < n_ - 1; ++i/' "$source_dir/solutions/vector_add/openmp.cpp" >"$slot/openmp.cpp"
-grep -q "n_ - 1" "$slot/openmp.cpp" || { echo "FAILED: could not break openmp.cpp"; exit 1; }
-cmake -S "$source_dir" -B "$work/build" -G "$generator" -DCMAKE_BUILD_TYPE=Release -DLADDER_EXERCISES=vector_add \
-  -DLADDER_EXERCISES_DIR="$work/exercises" -DLADDER_TESTS=OFF -DLADDER_CUDA=OFF >"$work/build.log" 2>&1 &&
-  cmake --build "$work/build" --target ladder -j "$(nproc)" >>"$work/build.log" 2>&1 ||
-  { echo "FAILED: the participant's copy does not build"; tail -30 "$work/build.log"; exit 1; }
-"$work/build/bench/ladder" check vector_add --track exercises --size tiny >"$work/copy.txt" 2>&1
+#    the OpenCL host program and kernel solved. Run from $work, so that
+#    the kernel's file is named as the participant's would be.
+mkdir -p "$work/kernels/vector_add"
+cp "$source_dir/kernels/vector_add/vector_add.cl" "$work/kernels/vector_add/vector_add.cl"
+cd "$work" || exit 1
+export LADDER_KERNEL_DIR=kernels
+"$participant_copy" check vector_add --track exercises --size tiny >"$work/copy.txt" 2>&1
 status=$?
 expect "the solution's serial.cpp in the slot passes, with its time beside the solution's" \
   "^  serial +pass .*tiny: .* \(solution: " "$work/copy.txt"
 expect "an off-by-one in openmp's loop fails, naming the first wrong element" \
   "^  openmp +FAIL .*index [0-9]+: expected .*, got " "$work/copy.txt"
-expect "the failure names the case's seed and the run that shows it again" \
-  "FAIL case n=[0-9]+ seed=[0-9]+: .*\\(again: ladder run vector_add --variants openmp --track exercises --param n=[0-9]+ --seed [0-9]+\\)" \
+expect "the failure names the case's seed, the mistake it catches and the run that shows it again" \
+  "FAIL case n=[0-9]+ seed=[0-9]+ \\(catches: [^)]+\\): .*\\(again: ladder run vector_add --variants openmp --track exercises --param n=[0-9]+ --seed [0-9]+\\)" \
   "$work/copy.txt"
 if grep -q "^  opencl .*skipped" "$work/copy.txt"; then
   echo "skipped: no OpenCL device for the edited kernel"
 else
   expect "the solution's host program and kernel in the slots pass" "^  opencl +pass" "$work/copy.txt"
   # A kernel that does not compile (read at run time: no rebuild) fails with the compiler's log.
-  sed 's/a\[i\] + b\[i\]/a[i] + b[i] +/' "$source_dir/kernels/vector_add/vector_add.cl" >"$slot/kernels/vector_add.cl"
-  "$work/build/bench/ladder" check vector_add --track exercises --size tiny --variants opencl >"$work/typo.txt" 2>&1
+  sed 's/a\[i\] + b\[i\]/a[i] + b[i] +/' "$source_dir/kernels/vector_add/vector_add.cl" >"$work/kernels/vector_add/vector_add.cl"
+  "$participant_copy" check vector_add --track exercises --size tiny --variants opencl >"$work/typo.txt" 2>&1
   expect "a kernel that does not compile fails with the build's error and log" \
     "^  opencl +FAIL .*OpenCL build of kernels/vector_add/vector_add.cl failed \(CL_BUILD_PROGRAM_FAILURE\)" \
     "$work/typo.txt"

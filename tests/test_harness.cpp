@@ -26,7 +26,7 @@ class TestCopy final : public Problem {
   std::vector<ParamSpec> params() const override { return {{"n", "elements", 1, 1000, true, true}}; }
   std::vector<SizePreset> sizes() const override { return {{"tiny", {{"n", "10"}}}}; }
   std::vector<InputSpec> inputs() const override { return {{"x", "int32"}}; }
-  std::vector<Params> check_cases() const override { return {Params()}; }
+  std::vector<CheckCase> check_cases() const override { return {{Params(), "a wrong copy"}}; }
   Arrays generate(const Params& params, std::uint64_t) const override {
     Array x(DType::i32, {static_cast<std::size_t>(params.integer("n"))});
     for (std::size_t i = 0; i < x.size(); ++i) x.view<std::int32_t>()[i] = static_cast<std::int32_t>(i * i);
@@ -374,7 +374,7 @@ TEST(HarnessMemoryTest, EachProblemPredictsWhatItsCasesAllocateAndAtMost20TimesT
   for (const auto& name : exercise_names()) {
     auto problem = make_problem(name);
     std::vector<Params> cases = {problem->resolve("tiny", {})};
-    for (const auto& overrides : problem->check_cases()) cases.push_back(problem->resolve("tiny", overrides));
+    for (const auto& check_case : problem->check_cases()) cases.push_back(problem->resolve("tiny", check_case.params));
     for (const auto& params : cases) {
       std::string where = name;
       for (const auto& [key, value] : params.values()) where += " " + key + "=" + value;

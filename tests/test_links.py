@@ -20,7 +20,11 @@ import sys
 from pathlib import Path
 
 root = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent)
-files = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
+listed = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True)
+if listed.returncode != 0:  # a copy of the tree without its .git (an archive): nothing says what is tracked
+    print(f"skipped: {root} is not a git checkout ({listed.stderr.strip()})")
+    sys.exit(77)
+files = listed.stdout.split()
 # Files added but not yet committed count too (a fresh clone holds what is committed).
 names = {Path(f).name for f in files}
 RECORDS = (".json", ".json.gz", ".jsonl", ".log", ".txt", ".csv", ".html", ".svg", ".png", ".npy", ".fits")

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The MPI rungs on 1, 2 and 3 ranks (an odd count, so that the parts differ
 # in size): `ladder check` passes them against the reference, `ladder run`
-# times them and names the ranks, and a bad rank count is refused.
+# times them and names the ranks, and a bad rank count is refused. A sweep
+# over ranks (strong and weak) writes one results file that the schema
+# accepts and the report draws as a scaling chart and table.
 #
-#   test_mpi.sh LADDER
+#   test_mpi.sh LADDER [PYTHON]   (PYTHON: with jsonschema, for the schema check)
 set -uo pipefail
 ladder=$1
+python=${2:-python3}
+schema=$(dirname "$0")/../reports/results.schema.json
 command -v mpirun >/dev/null || { echo "skipped: mpirun is not installed (Debian: openmpi-bin)"; exit 77; }
 # Open MPI as root (CI, containers) needs its consent; NVLink multicast stays off wherever NCCL may run.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
@@ -67,5 +71,67 @@ fi
 status=$?
 expect "--ranks 0 is refused with exit 2 (got $status)" "give a number of MPI ranks" "$work/bad.txt"
 [ $status -eq 2 ] || failures=$((failures + 1))
+
+# --sweep ranks=1,2 without mpirun typed: one results file, an entry per rank
+# count, strong then weak (--weak: the image's rows grow with the ranks).
+for kind in strong weak; do
+  timeout 120 "$ladder" run convolution --size tiny --variants serial,mpi --sweep ranks=1,2 \
+    $([ $kind = weak ] && echo --weak) --min-time 0.01 --repetitions 3 --host-bandwidth 10 \
+    --out "$work/sweep-$kind.json" >"$work/sweep-$kind.txt" 2>&1
+  status=$?
+  [ $status -eq 0 ] || { echo "FAILED: --sweep ranks=1,2 ($kind) exited $status"; cat "$work/sweep-$kind.txt"; failures=$((failures + 1)); }
+done
+expect "--sweep ranks prints the scaling of the mpi rung" "^  convolution +mpi +2 ranks" "$work/sweep-strong.txt"
+if timeout 30 "$python" - "$work/sweep-strong.json" "$work/sweep-weak.json" "$schema" "$work/both.json" <<'PY'
+import json, sys
+strong, weak, schema = (json.load(open(path)) for path in sys.argv[1:4])
+for results, kind in ((strong, "strong"), (weak, "weak")):
+    entries = results["results"]
+    assert [(e["ranks"], e["scaling"]) for e in entries] == [(1, kind), (2, kind)], entries
+    assert all(r["status"] == "ok" for e in entries for r in e["rungs"]), entries
+    assert "--sweep ranks=1,2" in results["context"]["command_line"], results["context"]["command_line"]
+    mpi = next(r for r in entries[1]["rungs"] if r["rung"] == "mpi")
+    assert mpi["device"].startswith("2 MPI ranks"), mpi["device"]
+assert strong["results"][0]["parameters"] == strong["results"][1]["parameters"]
+assert [e["parameters"]["height"] for e in weak["results"]] == ["61", "122"], weak["results"]
+assert all(e["scaled_parameter"] == "height" for e in weak["results"])
+both = dict(strong, results=strong["results"] + weak["results"])
+json.dump(both, open(sys.argv[4], "w"))
+try:
+    import jsonschema
+except ImportError:
+    print("note: jsonschema is not installed for " + sys.executable + ": the schema check is skipped")
+    sys.exit(0)
+validator = jsonschema.Draft202012Validator(schema)
+for results in (strong, weak):
+    errors = ["/".join(map(str, e.path)) + ": " + e.message for e in validator.iter_errors(results)]
+    assert not errors, errors
+broken = json.loads(json.dumps(weak))
+del broken["results"][1]["scaled_parameter"]
+assert not validator.is_valid(broken), "a weak entry must name the parameter it grew"
+PY
+then echo "ok: the sweep over ranks merges one entry per count, strong and weak, and validates"
+else echo "FAILED: the merged results of the sweep over ranks"; failures=$((failures + 1)); fi
+
+# The report: a scaling chart with a strong and a weak panel, and the tables.
+timeout 60 "$ladder" report "$work/both.json" --out "$work/report" >"$work/report.txt" 2>&1 ||
+  { echo "FAILED: ladder report of the sweep"; cat "$work/report.txt"; failures=$((failures + 1)); }
+[ -s "$work/report/scaling-convolution-tiny-ranks.png" ] && [ -s "$work/report/scaling-convolution-tiny-ranks.svg" ] &&
+  echo "ok: the report draws the scaling chart" ||
+  { echo "FAILED: no scaling-convolution-tiny-ranks.png/svg"; ls "$work/report"; failures=$((failures + 1)); }
+expect "the report's strong scaling table" "^\| mpi \| 2 \| [0-9.]+ [mun]?s \| [0-9.e+-]+× \| [0-9.e+-]+ % \|" "$work/report/tables.md"
+expect "the report's weak scaling table" "^\| mpi \| 2 \| height=122 \| " "$work/report/tables.md"
+expect "the chart has both panels" "weak scaling: height" "$work/report/scaling-convolution-tiny-ranks.svg"
+
+# ladder compare tells the entries apart by their ranks.
+timeout 30 "$ladder" compare "$work/sweep-strong.json" "$work/sweep-strong.json" >"$work/compare.txt" 2>&1 ||
+  { echo "FAILED: ladder compare of the sweep with itself"; failures=$((failures + 1)); }
+expect "ladder compare matches the rows by their ranks" "^convolution / tiny / 2 ranks / mpi .* same" "$work/compare.txt"
+
+# A bad count in the sweep: one message, exit 2, no results file.
+timeout 30 "$ladder" run convolution --size tiny --sweep ranks=0 --out "$work/zero.json" >"$work/zero.txt" 2>&1
+status=$?
+expect "--sweep ranks=0 is refused with exit 2 (got $status)" "not a number of MPI ranks from 1 to 1024" "$work/zero.txt"
+[ $status -eq 2 ] && [ ! -e "$work/zero.json" ] || failures=$((failures + 1))
 
 exit $(( failures == 0 ? 0 : 1 ))

@@ -4,6 +4,7 @@
 // it, run it and report it; tests/test_adding_an_exercise.sh sees each.
 // toy_double: y = 2x over float32, bit-exact.
 #include <cstdint>
+#include <utility>
 
 #include "ladder/error.hpp"
 #include "ladder/random.hpp"
@@ -22,9 +23,11 @@ class ToyDouble final : public Problem {
     return {{"tiny", {{"n", "1001"}}}, {"workshop", {{"n", "100003"}}}, {"large", {{"n", "1000003"}}}};
   }
   std::vector<InputSpec> inputs() const override { return {{"x", "float32 array"}}; }
-  std::vector<Params> check_cases() const override {
-    std::vector<Params> cases;
-    for (const char* n : {"1", "17", "1001"}) cases.push_back(Params(std::map<std::string, std::string>{{"n", n}}));
+  std::vector<CheckCase> check_cases() const override {
+    std::vector<CheckCase> cases;
+    for (auto [n, catches] : {std::pair{"1", "a single element"}, std::pair{"17", "a size no vector width divides"},
+                              std::pair{"1001", "a partial last block"}})
+      cases.push_back({Params(std::map<std::string, std::string>{{"n", n}}), catches});
     return cases;
   }
   Arrays generate(const Params& params, std::uint64_t seed) const override {

@@ -38,11 +38,12 @@ std::map<std::string, double> quick_times(const std::string& exercise, const std
 }
 
 // A rung run on every check case (each with its own seed, i + 1) until the
-// first failure, compared with the reference; a write past the end of an
-// output fails it too. With `announce`, each case is named on stderr first;
-// `simulated` (under Oclgrind), each is computed once, not twice.
+// first failure, compared with the reference (check_case); a FAIL names the
+// case, the mistake it catches and the first mismatch. With `announce`,
+// each case is named on stderr first; `simulated` (under Oclgrind), each is
+// computed once, not twice.
 CheckVerdict check_rung(const Problem& problem, const std::string& rung, const std::string& track,
-                        const std::vector<Params>& cases, const RunOptions& options, bool announce, bool simulated) {
+                        const std::vector<CheckCase>& cases, const RunOptions& options, bool announce, bool simulated) {
   const RungEntry* entry = find_rung(problem.name(), rung, track);
   // A solution's extra rung (cuda_fft, opencl_trial, ...) is not part of the exercise.
   if (!entry && track == kExercisesTrack && find_rung(problem.name(), rung, kSolutionsTrack))
@@ -52,7 +53,7 @@ CheckVerdict check_rung(const Problem& problem, const std::string& rung, const s
 
   std::size_t skipped_cases = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    Params params = problem.resolve("tiny", cases[i]);
+    Params params = problem.resolve("tiny", cases[i].params);
     // A check is quick: a case this rung would take long on (naive primes
     // at 10^7) is left out, and the line says so.
     if (auto prediction = problem.predict(rung, params); prediction && prediction->seconds > kCheckCaseBudget) {
@@ -64,22 +65,18 @@ CheckVerdict check_rung(const Problem& problem, const std::string& rung, const s
     for (const auto& [key, value] : params.values())
       where += " " + key + "=" + value, again += " --param " + key + "=" + value;
     const std::string seed = std::to_string(i + 1);
-    if (announce) std::cerr << kCaseAnnouncement << where.substr(1) << " seed=" << seed << std::endl;
-    Arrays inputs = problem.generate(params, i + 1);
+    const std::string catches = cases[i].catches.empty() ? "" : " (catches: " + cases[i].catches + ")";
+    if (announce) std::cerr << kCaseAnnouncement << where.substr(1) << " seed=" << seed << catches << std::endl;
     std::string failure;
     try {
-      CheckResult result = problem.check(run_once(*entry, inputs, params, options, problem, simulated ? 1 : 2),
-                                         problem.reference(inputs, params));
+      CheckResult result = check_case(*entry, problem, params, i + 1, options, simulated ? 1 : 2);
       if (!result.ok) failure = result.detail;
     } catch (const NotImplemented& error) {
       return {CheckVerdict::not_implemented, "not implemented (" + std::string(error.what()) + ")"};
-    } catch (const DeviceError& error) {
-      failure = error.what();
-    } catch (const OutOfBounds& error) {
-      failure = error.what();
     }
     if (!failure.empty())
-      return {CheckVerdict::fail, "FAIL case" + where + " seed=" + seed + ": " + failure + " (again: ladder run " +
+      return {CheckVerdict::fail, "FAIL case" + where + " seed=" + seed + catches + ": " + failure +
+                                      " (again: ladder run " +
                                       problem.name() + " --variants " + rung +
                                       (track == kExercisesTrack ? " --track exercises" : "") + again + " --seed " +
                                       seed + ")"};
@@ -151,11 +148,15 @@ int command_check(const Arguments& args) {
   const char* verdict_file = std::getenv(kCheckVerdict);
   const bool child = verdict_file != nullptr && *verdict_file != '\0';
   const bool simulated = child && std::getenv(kSimulatedCheck) != nullptr;
-  const auto cases = simulated ? problem->simulator_cases() : problem->check_cases();
+  std::vector<CheckCase> cases;  // the simulator's are small and unnamed
+  if (simulated)
+    for (auto& params : problem->simulator_cases()) cases.push_back({std::move(params), ""});
+  else
+    cases = problem->check_cases();
   // Every case, and the size the exercises track times, must fit before any work.
   const MemoryLimit memory_limit = host_memory_limit();
-  for (const auto& overrides : cases)
-    refuse_unless_memory_suffices(*problem, problem->resolve("tiny", overrides), memory_limit);
+  for (const auto& check_case : cases)
+    refuse_unless_memory_suffices(*problem, problem->resolve("tiny", check_case.params), memory_limit);
   const bool timed = track == kExercisesTrack && !child;
   if (timed) refuse_unless_memory_suffices(*problem, timed_params, memory_limit);
   if (!child)  // (a child's words are its verdict file)

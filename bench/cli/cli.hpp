@@ -42,6 +42,7 @@ struct CommandSpec {
 Arguments parse(int argc, char** argv);
 std::string usage();
 bool asks_for_help(const std::string& word);
+bool takes_value(const std::string& option);  // --out FILE does, --warm does not
 const CommandSpec* find_command(const std::string& name);
 
 // Reading the options (common.cpp). Each throws UsageError on a bad value.

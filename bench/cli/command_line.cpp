@@ -60,7 +60,14 @@ const std::vector<OptionSpec> kOptions = {
     {"--param", "K=V", {"run", "solve", "generate"}, "override a parameter of the size preset (repeatable)",
      Occurrence::any_number},
     {"--sweep", "K=V1,V2", {"run"}, "run each exercise once per value of parameter K\n"
-                                    "(K = threads sweeps the OpenMP thread count)"},
+                                    "(K = threads sweeps the OpenMP thread count; K = ranks runs\n"
+                                    "the command on each number of MPI ranks, under mpirun, into one\n"
+                                    "results file)"},
+    {"--weak", "", {"run"}, "with --sweep ranks=...: weak scaling, each exercise's main dimension\n"
+                            "(frames, batch, n or height) times the ranks, so that each rank's share\n"
+                            "stays the size's (default: strong scaling, one input for every count)"},
+    {"--ranks", "N", {"run", "check", "solve"}, "the same command as N MPI ranks under mpirun: the mpi and\n"
+                                                "cuda_nccl rungs share the work, rank 0 prints and writes"},
     {"--seed", "S", {"run", "generate"}, "input seed (default 1)"},
     {"--threads", "N", {"run", "check", "solve"}, "OpenMP threads"},
     {"--pinned", "", {"run", "solve"}, "page-locked host buffers for the CUDA rungs' copies"},
@@ -204,6 +211,11 @@ std::string usage() {
   for (const auto& option : kOptions)
     if (option.commands.empty()) print_option(out, option);
   return out.str();
+}
+
+bool takes_value(const std::string& option) {
+  return std::any_of(kOptions.begin(), kOptions.end(),
+                     [&](const OptionSpec& spec) { return spec.name == option && !spec.value.empty(); });
 }
 
 bool asks_for_help(const std::string& word) { return word == "--help" || word == "-h" || word == "help"; }

@@ -24,12 +24,12 @@
 
 namespace ladder {
 
-namespace {
-
 // Launched by mpirun (Open MPI or any PMIx launcher) rather than run alone.
 bool launched_by_mpirun() {
   return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMIX_RANK") != nullptr;
 }
+
+namespace {
 
 int world_rank() {
   int rank = 0;
@@ -207,6 +207,13 @@ double MpiRung::timed_compute() {
 
 std::string MpiRung::device_name() const {
   return std::to_string(ranks_) + " MPI rank" + (ranks_ == 1 ? "" : "s") + " on " + host_cpu_model();
+}
+
+int mpi_job_ranks() {
+  int started = 0, finalized = 0;
+  MPI_Initialized(&started);
+  MPI_Finalized(&finalized);
+  return started && !finalized ? world_size() : 1;
 }
 
 int mpi_ranks_on_this_machine() {

@@ -356,6 +356,18 @@ Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& para
   return outputs;
 }
 
+CheckResult check_case(const RungEntry& entry, const Problem& problem, const Params& params, std::uint64_t seed,
+                       const RunOptions& options, int computes) {
+  const Arrays inputs = problem.generate(params, seed);
+  try {
+    return problem.check(run_once(entry, inputs, params, options, problem, computes), problem.reference(inputs, params));
+  } catch (const DeviceError& error) {
+    return {false, error.what(), {}};
+  } catch (const OutOfBounds& error) {
+    return {false, error.what(), {}};
+  }
+}
+
 double transfer_bound(const DeviceCeilings& device, const Work& work) {
   // The pinned rates, whatever memory the rung copies from: they are what
   // the PCIe link can do. Pageable copies go through the driver's staging

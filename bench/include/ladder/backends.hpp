@@ -22,6 +22,10 @@ std::optional<int> start_mpi_rank();
 void relaunch_with_ranks(int argc, char** argv);
 // How many ranks of this MPI job run on this machine (1 outside mpirun).
 int mpi_ranks_on_this_machine();
+// How many ranks this MPI job has in all (1 outside mpirun, and without MPI).
+int mpi_job_ranks();
+// Whether this process was started by mpirun (or another PMIx launcher).
+bool launched_by_mpirun();
 
 // For `ladder devices` and the results' context.
 nlohmann::json cuda_devices();

@@ -152,6 +152,13 @@ struct Ceilings {
 Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& params, const RunOptions& options,
                 const Problem& problem, int computes = 2);
 
+// One check case as `ladder check` and the tests run it: the inputs
+// generate() makes with `seed`, run_once(), and the outputs against the
+// reference. A write past the end of an output (OutOfBounds) or a device's
+// error fails the case, its message the detail; NotImplemented is thrown on.
+CheckResult check_case(const RungEntry& entry, const Problem& problem, const Params& params, std::uint64_t seed,
+                       const RunOptions& options, int computes = 2);
+
 // OutOfBounds naming the first output whose guard zone a write reached
 // (Array::guard_overrun), how far past its end and what `step` did it.
 void check_guard_zones(const Arrays& outputs, const std::string& step);

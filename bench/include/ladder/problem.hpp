@@ -45,6 +45,15 @@ struct CheckResult {
   nlohmann::json figures; // error figures: mismatches, max_abs_error, ...
 };
 
+// One parameter set `check` and the tests try, and the mistake it is there
+// to catch ("a partial last work-group", "1 taken as prime"): a FAIL on it
+// names that mistake, and each exercise's tests plant the mistake in a
+// test-only rung and see this case fail.
+struct CheckCase {
+  Params params;
+  std::string catches;
+};
+
 class Problem {
  public:
   virtual ~Problem() = default;
@@ -56,14 +65,19 @@ class Problem {
   virtual std::vector<ParamSpec> params() const = 0;
   virtual std::vector<SizePreset> sizes() const = 0;  // "tiny", "workshop", "large"
   virtual std::vector<InputSpec> inputs() const = 0;
-  // Parameter sets `check` and the tests try: awkward sizes, edge cases.
-  virtual std::vector<Params> check_cases() const = 0;
+  // Parameter sets `check` and the tests try, each named for the mistake it
+  // catches: awkward sizes, edge cases, the classic mistakes of the lesson.
+  virtual std::vector<CheckCase> check_cases() const = 0;
   // The cases `check --race` runs the OpenCL rungs on, under Oclgrind's
   // simulated device (thousands of times slower than a real one): a few
   // small ones that together take every path of the kernels (several
   // work-groups and a partial one, each border, each kernel variant), so
   // that the whole simulated check takes seconds.
-  virtual std::vector<Params> simulator_cases() const { return check_cases(); }
+  virtual std::vector<Params> simulator_cases() const {
+    std::vector<Params> cases;
+    for (const auto& check_case : check_cases()) cases.push_back(check_case.params);
+    return cases;
+  }
 
   virtual Arrays generate(const Params& params, std::uint64_t seed) const = 0;
   // For `solve`: throws UsageError on a wrong dtype, shape or value.

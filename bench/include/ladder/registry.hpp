@@ -95,9 +95,13 @@ inline RungContext named(RungContext context, const char* exercise, const char* 
   static const ::ladder::detail::Registrar LADDER_CONCAT(ladder_problem_, __LINE__)(   \
       [] { ::ladder::register_problem([] { return std::make_unique<Type>(); }); })
 
-#define LADDER_REGISTER_RUNG(exercise, rung, Type)                                       \
+#define LADDER_REGISTER_RUNG(exercise, rung, Type) LADDER_REGISTER_RUNG_IN_TRACK(LADDER_TRACK, exercise, rung, Type)
+
+// A rung of another track than the folder's: the tests' planted mistakes
+// ("planted"), which neither `ladder` nor the rung tests see.
+#define LADDER_REGISTER_RUNG_IN_TRACK(track, exercise, rung, Type)                       \
   static const ::ladder::detail::Registrar LADDER_CONCAT(ladder_rung_, __LINE__)([] {   \
-    ::ladder::register_rung({LADDER_TRACK, #exercise, #rung, Type::kBackend,            \
+    ::ladder::register_rung({track, #exercise, #rung, Type::kBackend,                   \
                              [](const ::ladder::RungContext& context) {                 \
                                return std::unique_ptr<::ladder::Rung>(                  \
                                    new Type(::ladder::detail::named(context, #exercise, #rung))); \

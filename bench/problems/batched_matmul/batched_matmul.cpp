@@ -68,20 +68,22 @@ class BatchedMatmul final : public Problem {
   std::vector<InputSpec> inputs() const override {
     return {{"a", "float32 array of shape (batch, m, n)"}, {"b", "float32 array of shape (batch, n, p)"}};
   }
-  std::vector<Params> check_cases() const override {
+  std::vector<CheckCase> check_cases() const override {
     // One pair of 1 × 1; the largest sides; sides that are no multiple of
     // any tile or vector width; a batch that is no multiple of any block.
-    std::vector<Params> cases;
-    for (const auto& [batch, m, n, p] : std::vector<std::array<const char*, 4>>{{"1", "1", "1", "1"},
-                                                                                {"1", "64", "64", "64"},
-                                                                                {"3", "1", "7", "1"},
-                                                                                {"17", "2", "4", "5"},
-                                                                                {"5", "3", "1", "6"},
-                                                                                {"33", "16", "16", "16"},
-                                                                                {"7", "17", "33", "9"},
-                                                                                {"2", "64", "1", "64"},
-                                                                                {"4099", "5", "5", "5"}})
-      cases.push_back(Params(std::map<std::string, std::string>{{"batch", batch}, {"m", m}, {"n", n}, {"p", p}}));
+    std::vector<CheckCase> cases;
+    for (const auto& [batch, m, n, p, catches] : std::vector<std::array<const char*, 5>>{
+             {"1", "1", "1", "1", "one pair of 1 x 1"},
+             {"1", "64", "64", "64", "the largest sides, whole tiles"},
+             {"3", "1", "7", "1", "a row times a column: a dot product"},
+             {"17", "2", "4", "5", "p no multiple of a 4-wide vector: a partial last vector"},
+             {"5", "3", "1", "6", "n = 1: an outer product"},
+             {"33", "16", "16", "16", "a batch no multiple of a block, whole tiles"},
+             {"7", "17", "33", "9", "m, n and p all different and no tile divides them"},
+             {"2", "64", "1", "64", "n = 1 on the largest sides"},
+             {"4099", "5", "5", "5", "many small pairs: the batch's stride"}})
+      cases.push_back(
+          {Params(std::map<std::string, std::string>{{"batch", batch}, {"m", m}, {"n", n}, {"p", p}}), catches});
     return cases;
   }
 

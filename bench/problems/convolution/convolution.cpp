@@ -77,26 +77,32 @@ class Convolution final : public Problem {
             {"kernel", "2-D float32 array (K×L, any size: even, or larger than the image), finite values"}};
   }
 
-  std::vector<Params> check_cases() const override {
+  std::vector<CheckCase> check_cases() const override {
     // The smallest input, kernels larger than the image, non-square images
     // and kernels, an even kernel, sizes that are no multiple of any tile
     // (16, 32, 64), the sweep's largest kernel, a kernel beyond the cuda
     // rung's constant memory, both images, and random (asymmetric) kernels:
     // the Gaussian is symmetric, so only those catch a kernel not flipped.
     auto make = [](const char* height, const char* width, const char* rows, const char* columns, const char* image,
-                   const char* values) {
+                   const char* values, const char* catches) {
       Params params(std::map<std::string, std::string>{
           {"height", height}, {"width", width}, {"kernel_size", rows}, {"image", image}, {"kernel_values", values}});
       if (columns != nullptr) params.set("kernel_width", columns);
-      return params;
+      return CheckCase{params, catches};
     };
-    return {make("1", "1", "1", nullptr, "noise", "gaussian"),     make("1", "1", "1", nullptr, "deltas", "gaussian"),
-            make("5", "7", "15", nullptr, "noise", "random"),      make("9", "9", "15", nullptr, "deltas", "gaussian"),
-            make("1", "37", "3", "1", "noise", "random"),          make("33", "1", "2", "4", "noise", "random"),
-            make("40", "50", "4", nullptr, "noise", "gaussian"),   make("97", "61", "15", nullptr, "noise", "gaussian"),
-            make("97", "61", "15", nullptr, "deltas", "random"),   make("130", "67", "7", nullptr, "noise", "random"),
-            make("130", "67", "7", nullptr, "deltas", "gaussian"), make("70", "90", "63", nullptr, "noise", "random"),
-            make("20", "30", "67", "65", "noise", "random")};
+    return {make("1", "1", "1", nullptr, "noise", "gaussian", "a 1 x 1 image and kernel"),
+            make("1", "1", "1", nullptr, "deltas", "gaussian", "a single delta"),
+            make("5", "7", "15", nullptr, "noise", "random", "a kernel larger than the image"),
+            make("9", "9", "15", nullptr, "deltas", "gaussian", "the full output's border, k = 15 on a 9 x 9 image"),
+            make("1", "37", "3", "1", "noise", "random", "a single row, a 3 x 1 kernel"),
+            make("33", "1", "2", "4", "noise", "random", "a non-square kernel: K and L swapped"),
+            make("40", "50", "4", nullptr, "noise", "gaussian", "an even kernel: its centre off by one"),
+            make("97", "61", "15", nullptr, "noise", "gaussian", "tile halos at k = 15 on a size no tile divides"),
+            make("97", "61", "15", nullptr, "deltas", "random", "a kernel not flipped (a correlation)"),
+            make("130", "67", "7", nullptr, "noise", "random", "x and y swapped (an image taller than wide)"),
+            make("130", "67", "7", nullptr, "deltas", "gaussian", "the border at k >= 5: the full output's edges"),
+            make("70", "90", "63", nullptr, "noise", "random", "the sweep's largest kernel: halos wider than a tile"),
+            make("20", "30", "67", "65", "noise", "random", "a kernel beyond the cuda rung's constant memory")};
   }
 
   // Under Oclgrind (check --race): the smallest input, a kernel larger

@@ -13,6 +13,7 @@
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/random.hpp"
+#include "ladder/registry.hpp"
 #include "rung_test.hpp"
 
 namespace ladder {
@@ -307,6 +308,49 @@ TEST(ConvolutionTest, WorkIsTwoOperationsPerTapPerOutputPixel) {
   EXPECT_EQ(work.operations, 2 * 15 * output);
   EXPECT_EQ(work.bytes_in, 4 * (200 + 15));
   EXPECT_EQ(work.bytes_out, 4 * output);
+}
+
+// The planted mistake: the naive rung with x and y swapped in the image's
+// index (image[c * H + r] for image[r * W + c]): only a square image hides
+// it. A test-only rung of the planted track, which neither `ladder` nor the
+// rung tests see; the check case named for the mistake must fail it.
+class PlantedXAndYSwapped final : public HostRung {
+ public:
+  explicit PlantedXAndYSwapped(const RungContext&) {}
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = inputs.at("image").view<float>().data();
+    kernel_ = inputs.at("kernel").view<float>().data();
+    output_ = outputs.at("output").view<float>().data();
+    const auto& image = inputs.at("image").shape();
+    const auto& kernel = inputs.at("kernel").shape();
+    height_ = long(image[0]), width_ = long(image[1]), rows_ = long(kernel[0]), columns_ = long(kernel[1]);
+  }
+  void compute() override {
+    const long out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
+    for (long y = 0; y < out_height; ++y)
+      for (long x = 0; x < out_width; ++x) {
+        float sum = 0.0f;
+        for (long i = 0; i < rows_; ++i)
+          for (long j = 0; j < columns_; ++j) {
+            const long r = y - i, c = x - j;
+            if (r >= 0 && r < height_ && c >= 0 && c < width_)
+              sum += kernel_[i * columns_ + j] * image_[c * height_ + r];  // the mistake: r * width_ + c
+          }
+        output_[y * out_width + x] = sum;
+      }
+  }
+
+ private:
+  const float* image_ = nullptr;
+  const float* kernel_ = nullptr;
+  float* output_ = nullptr;
+  long height_ = 0, width_ = 0, rows_ = 0, columns_ = 0;
+};
+LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, convolution, serial_x_and_y_swapped, PlantedXAndYSwapped);
+
+TEST(ConvolutionPlantedMistake, XAndYSwappedFailsTheCaseNamedForIt) {
+  testing::expect_planted_mistake_caught("convolution", "serial_x_and_y_swapped",
+                                         "x and y swapped (an image taller than wide)");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // v, for v in [0, 256), exact. The shared-memory episode of the GPU lesson:
 // the `skewed` distribution (90 % one value) is the contention case.
 #include <stdexcept>
+#include <utility>
 
 #include "ladder/error.hpp"
 #include "ladder/random.hpp"
@@ -67,13 +68,24 @@ class Histogram final : public Problem {
   std::vector<InputSpec> inputs() const override {
     return {{"values", "uint8 array (any shape; integer dtypes with every value in [0, 255] are checked)"}};
   }
-  std::vector<Params> check_cases() const override {
+  std::vector<CheckCase> check_cases() const override {
     // The smallest input, either side of the bin count, sizes that are no
-    // multiple of any vector (16) or block width, and both distributions.
-    std::vector<Params> cases;
+    // multiple of any vector (16) or block width, and both distributions:
+    // skewed, 90 % of the values in one bin, is the contention case.
+    std::vector<CheckCase> cases;
     for (const char* distribution : {"uniform", "skewed"})
-      for (const char* n : {"1", "2", "15", "17", "255", "256", "257", "4099", "65537", "1000003"})
-        cases.push_back(Params(std::map<std::string, std::string>{{"n", n}, {"distribution", distribution}}));
+      for (auto [n, catches] : {std::pair{"1", "a single value"},
+                                std::pair{"2", "two values"},
+                                std::pair{"15", "fewer values than a 16-wide vector"},
+                                std::pair{"17", "a partial last 16-wide vector"},
+                                std::pair{"255", "one value fewer than bins"},
+                                std::pair{"256", "as many values as bins"},
+                                std::pair{"257", "one value more than bins"},
+                                std::pair{"4099", "a partial last work-group"},
+                                std::pair{"65537", "the last bin, 255 (bins off by one at the top)"},
+                                std::pair{"1000003", "many blocks' private histograms merged"}})
+        cases.push_back({Params(std::map<std::string, std::string>{{"n", n}, {"distribution", distribution}}),
+                         std::string(catches) + (std::string(distribution) == "skewed" ? ", under contention" : "")});
     return cases;
   }
 

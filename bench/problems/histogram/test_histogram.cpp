@@ -8,6 +8,7 @@
 
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
+#include "ladder/registry.hpp"
 #include "rung_test.hpp"
 
 namespace ladder {
@@ -133,6 +134,33 @@ TEST(HistogramTest, WorkIsOneByteReadAndOneCountPerValue) {
   EXPECT_EQ(work.operations, 10);
   EXPECT_EQ(work.bytes_in, 10);
   EXPECT_EQ(work.bytes_out, 1024);
+}
+
+// The planted mistake: the bins off by one at the top, 255 bins where there
+// are 256 (counts[v % 255]): the value 255 lands in bin 0. A test-only rung
+// of the planted track, which neither `ladder` nor the rung tests see; the
+// check case named for the mistake must fail it.
+class PlantedLastBinMissed final : public HostRung {
+ public:
+  explicit PlantedLastBinMissed(const RungContext&) {}
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    values_ = inputs.at("values").view<std::uint8_t>();
+    counts_ = outputs.at("counts").view<std::uint32_t>();
+  }
+  void compute() override {
+    std::fill(counts_.begin(), counts_.end(), 0u);
+    for (const std::uint8_t value : values_) counts_[value % (counts_.size() - 1)]++;
+  }
+
+ private:
+  std::span<const std::uint8_t> values_;
+  std::span<std::uint32_t> counts_;
+};
+LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, histogram, serial_last_bin_missed, PlantedLastBinMissed);
+
+TEST(HistogramPlantedMistake, LastBinMissedFailsTheCaseNamedForIt) {
+  testing::expect_planted_mistake_caught("histogram", "serial_last_bin_missed",
+                                         "the last bin, 255 (bins off by one at the top)");
 }
 
 }  // namespace

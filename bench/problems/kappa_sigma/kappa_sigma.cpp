@@ -79,24 +79,39 @@ class KappaSigma final : public Problem {
     return {{"image", "2-D float32 array (H×W; float64 is rounded to float32), finite values"}};
   }
 
-  std::vector<Params> check_cases() const override {
+  std::vector<CheckCase> check_cases() const override {
     // The smallest image (one pixel: std 0, nothing kept), two pixels (both
     // kept), a single row and a single column, every kind of image, sizes
     // that are no multiple of any block or work-group size, kappa below 1
     // (the set empties), large kappa, and enough pixels for several blocks.
-    auto make = [](const char* height, const char* width, const char* image, const char* kappa) {
-      return Params(
-          std::map<std::string, std::string>{{"height", height}, {"width", width}, {"image", image}, {"kappa", kappa}});
+    auto make = [](const char* height, const char* width, const char* image, const char* kappa, const char* catches) {
+      return CheckCase{
+          Params(std::map<std::string, std::string>{
+              {"height", height}, {"width", width}, {"image", image}, {"kappa", kappa}}),
+          catches};
     };
-    return {make("1", "1", "sky", "3"),         make("1", "2", "noise", "3"),      make("2", "1", "heavy", "3"),
-            make("1", "37", "noise", "2"),      make("33", "1", "heavy", "3"),     make("3", "5", "levels", "1.5"),
-            make("7", "9", "constant", "3"),    make("50", "40", "uniform", "3"),  make("61", "67", "sky", "3"),
-            make("61", "67", "noise", "0.5"),   make("97", "129", "heavy", "3"),   make("128", "128", "levels", "2"),
-            make("257", "263", "noise", "3"),   make("255", "257", "sky", "2.5"),  make("301", "299", "heavy", "4"),
-            make("300", "301", "uniform", "1"), make("199", "211", "levels", "3"), make("64", "64", "noise", "1000"),
+    return {make("1", "1", "sky", "3", "one pixel: std 0, nothing kept"),
+            make("1", "2", "noise", "3", "an even count: the median between the middle two"),
+            make("2", "1", "heavy", "3", "two pixels in a column"),
+            make("1", "37", "noise", "2", "a single row"),
+            make("33", "1", "heavy", "3", "a single column"),
+            make("3", "5", "levels", "1.5", "ties at the bounds: a pixel on a bound is clipped"),
+            make("7", "9", "constant", "3", "a constant image: std 0 keeps nothing"),
+            make("50", "40", "uniform", "3", "no tails: nothing clipped after the first pass"),
+            make("61", "67", "sky", "3", "a partial last work-group"),
+            make("61", "67", "noise", "0.5", "kappa below 1: the set empties"),
+            make("97", "129", "heavy", "3", "the mean as centre, not the median (heavy tails)"),
+            make("128", "128", "levels", "2", "a size that blocks divide exactly"),
+            make("257", "263", "noise", "3", "several blocks, the last partial"),
+            make("255", "257", "sky", "2.5", "a sky with sources: many passes"),
+            make("301", "299", "heavy", "4", "heavy tails at a wide kappa"),
+            make("300", "301", "uniform", "1", "a narrow kappa on flat values"),
+            make("199", "211", "levels", "3", "few distinct levels: a median among ties"),
+            make("64", "64", "noise", "1000", "a large kappa: nothing ever clipped"),
             // The last pass's upper bound is wider than the first's, and the group at 2 (30 and 19 pixels) lies
             // between them: a rung that writes the mask from the last bounds, not the tightest, fails only these.
-            make("50", "60", "peaks", "2.5"),   make("41", "47", "peaks", "2.5")};
+            make("50", "60", "peaks", "2.5", "the mask from the last pass's bounds, not the tightest"),
+            make("41", "47", "peaks", "2.5", "the mask from the last pass's bounds, a smaller group")};
   }
 
   // Under Oclgrind (check --race): one pixel, a single row and a single

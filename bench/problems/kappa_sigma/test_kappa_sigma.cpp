@@ -17,10 +17,12 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "bench/problems/kappa_sigma/given/sky_rung.hpp"
 #include "ladder/error.hpp"
 #include "ladder/fits.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/npy.hpp"
+#include "ladder/registry.hpp"
 #include "run_ladder.hpp"
 #include "rung_test.hpp"
 
@@ -288,10 +290,10 @@ TEST(KappaSigmaTest, CheckCasesRefuseAMaskFromTheLastBoundsInsteadOfTheTightest)
   // peaks cases those are wider above than the first pass's and re-admit the
   // group at 2 it clipped; no other check case told the two masks apart.
   auto problem = make_problem("kappa_sigma");
-  const std::vector<Params> cases = problem->check_cases();
+  const std::vector<CheckCase> cases = problem->check_cases();
   int refused = 0, peaks = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    const Params params = problem->resolve("tiny", cases[i]);
+    const Params params = problem->resolve("tiny", cases[i].params);
     SCOPED_TRACE(params.text("height") + "x" + params.text("width") + " " + params.text("image"));
     const Arrays inputs = problem->generate(params, i + 1);  // the seeds `ladder check` uses
     const Arrays expected = problem->reference(inputs, params);
@@ -478,6 +480,53 @@ TEST(KappaSigmaFitsTest, RecognisesFitsNames) {
   EXPECT_TRUE(is_fits_path("sky.fits[1]"));
   EXPECT_FALSE(is_fits_path("sky.npy"));
   EXPECT_FALSE(is_fits_path("fits"));
+}
+
+// The planted mistake: the naive rung with the mean as the centre of the
+// bounds where the specification has the median. A test-only rung of the
+// planted track, which neither `ladder` nor the rung tests see; the check
+// case named for the mistake must fail it.
+class PlantedMeanAsCentre final : public kappa_sigma::SkyRung<HostRung> {
+ public:
+  using SkyRung::SkyRung;
+  void compute() override {
+    std::fill(mask_.begin(), mask_.end(), std::uint8_t{1});
+    ClipStatistics stats;
+    stats.count = image_.size();
+    while (true) {
+      ++stats.iterations;
+      std::vector<float> kept;
+      for (std::size_t i = 0; i < image_.size(); ++i)
+        if (mask_[i]) kept.push_back(image_[i]);
+      std::sort(kept.begin(), kept.end());
+      const std::size_t n = kept.size();
+      stats.median = n % 2 == 1 ? double{kept[n / 2]} : (double{kept[n / 2 - 1]} + double{kept[n / 2]}) / 2;
+      double sum = 0;
+      for (float x : kept) sum += x;
+      stats.mean = sum / double(n);
+      double squares = 0;
+      for (float x : kept) squares += (x - stats.mean) * (x - stats.mean);
+      stats.std = std::sqrt(squares / double(n));
+      stats.lower = stats.mean - kappa_ * stats.std;  // the mistake: the mean, not the median
+      stats.upper = stats.mean + kappa_ * stats.std;
+      std::size_t removed = 0;
+      for (std::size_t i = 0; i < image_.size(); ++i) {
+        if (mask_[i] && !(image_[i] > stats.lower && image_[i] < stats.upper)) {
+          mask_[i] = 0;
+          ++removed;
+        }
+      }
+      stats.count -= removed;
+      if (removed == 0 || stats.count == 0) break;
+    }
+    kappa_sigma::store_statistics(stats, statistics_);
+  }
+};
+LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, kappa_sigma, serial_mean_as_centre, PlantedMeanAsCentre);
+
+TEST(KappaSigmaPlantedMistake, MeanAsCentreFailsTheCaseNamedForIt) {
+  testing::expect_planted_mistake_caught("kappa_sigma", "serial_mean_as_centre",
+                                         "the mean as centre, not the median (heavy tails)");
 }
 
 }  // namespace

@@ -87,27 +87,39 @@ class Labelling final : public Problem {
   std::vector<InputSpec> inputs() const override {
     return {{"image", "2-D uint8 array, non-zero = foreground (uint16, int32, uint32, int64 are accepted too)"}};
   }
-  std::vector<Params> check_cases() const override {
+  std::vector<CheckCase> check_cases() const override {
     // Densities 0 and 1, the percolation thresholds (about 0.59 for 4 and
     // 0.41 for 8: a few components span the image), a single pixel, row
     // and column, sizes that are no multiple of any tile or work-group
     // size, the spiral, the checkerboard and a small sky; each for 4 and 8.
-    using Case = std::tuple<const char*, const char*, const char*, const char*>;  // height, width, image, density
+    // height, width, image, density, and the mistake the case catches
+    using Case = std::tuple<const char*, const char*, const char*, const char*, const char*>;
     const Case shapes[] = {
-        {"61", "67", "noise", "0.5"},    {"61", "67", "noise", "0"},      {"61", "67", "noise", "1"},
-        {"1", "1", "noise", "1"},        {"1", "1", "noise", "0"},        {"1", "301", "noise", "0.5"},
-        {"301", "1", "noise", "0.5"},    {"2", "97", "noise", "0.7"},     {"97", "33", "noise", "0.3"},
-        {"130", "257", "noise", "0.41"}, {"130", "257", "noise", "0.59"}, {"257", "130", "noise", "0.8"},
-        {"67", "61", "spiral", "0.5"},   {"1", "40", "spiral", "0.5"},    {"33", "65", "checkerboard", "0.5"},
-        {"200", "300", "sky", "0.5"}};
-    std::vector<Params> cases;
+        {"61", "67", "noise", "0.5", "a partial last tile or work-group"},
+        {"61", "67", "noise", "0", "an empty image: no labels"},
+        {"61", "67", "noise", "1", "a full image: one component across every seam"},
+        {"1", "1", "noise", "1", "a single pixel"},
+        {"1", "1", "noise", "0", "a single background pixel"},
+        {"1", "301", "noise", "0.5", "a single row"},
+        {"301", "1", "noise", "0.5", "a single column"},
+        {"2", "97", "noise", "0.7", "two rows: the first seam"},
+        {"97", "33", "noise", "0.3", "sparse components, a taller image than wide"},
+        {"130", "257", "noise", "0.41", "the percolation threshold of 8-connectivity"},
+        {"130", "257", "noise", "0.59", "the seams between strips: components across them, not joined"},
+        {"257", "130", "noise", "0.8", "x and y swapped (a taller image than wide)"},
+        {"67", "61", "spiral", "0.5", "a component that winds back across strips: chains of merges"},
+        {"1", "40", "spiral", "0.5", "a spiral one row high"},
+        {"33", "65", "checkerboard", "0.5", "diagonal neighbours: 4- and 8-connectivity told apart"},
+        {"200", "300", "sky", "0.5", "labels in raster order of each component's first pixel"}};
+    std::vector<CheckCase> cases;
     for (const char* connectivity : {"4", "8"})
-      for (auto [height, width, image, density] : shapes)
-        cases.push_back(Params(std::map<std::string, std::string>{{"height", height},
-                                                                  {"width", width},
-                                                                  {"image", image},
-                                                                  {"density", density},
-                                                                  {"connectivity", connectivity}}));
+      for (auto [height, width, image, density, catches] : shapes)
+        cases.push_back({Params(std::map<std::string, std::string>{{"height", height},
+                                                                   {"width", width},
+                                                                   {"image", image},
+                                                                   {"density", density},
+                                                                   {"connectivity", connectivity}}),
+                         std::string(catches) + " (" + connectivity + "-connectivity)"});
     return cases;
   }
 

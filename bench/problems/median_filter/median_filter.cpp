@@ -121,35 +121,40 @@ class MedianFilter final : public Problem {
     return {{"image", "float32, float64 or uint16 array, H×W (one frame) or F×H×W (a stack), no NaN"}};
   }
 
-  std::vector<Params> check_cases() const override {
+  std::vector<CheckCase> check_cases() const override {
     // 1×1 frames (with k = 1 and the largest k), single rows and columns,
     // k larger than the frame, a 2-D image, many frames, every dtype, both
     // remove_outlier directions, and each GPU kernel path (k = 3, 5 and 7
-    // in registers, 9 to 15 the general one) on sizes no tile divides.
-    auto make = [](const char* frames, const char* height, const char* width, const char* size, const char* dtype,
-                   const char* mode = "median", const char* direction = "bright") {
-      return Params(std::map<std::string, std::string>{{"frames", frames},
-                                                       {"height", height},
-                                                       {"width", width},
-                                                       {"size", size},
-                                                       {"dtype", dtype},
-                                                       {"mode", mode},
-                                                       {"direction", direction}});
+    // in registers, 9 to 15 the general one) on sizes no tile divides. At
+    // k = 3 the border rule 'reflect' reads the edge pixel itself, as
+    // clamping to the edge would: only k >= 5 tells the two apart.
+    auto make = [](const char* catches, const char* frames, const char* height, const char* width, const char* size,
+                   const char* dtype, const char* mode = "median", const char* direction = "bright") {
+      return CheckCase{Params(std::map<std::string, std::string>{{"frames", frames},
+                                                                 {"height", height},
+                                                                 {"width", width},
+                                                                 {"size", size},
+                                                                 {"dtype", dtype},
+                                                                 {"mode", mode},
+                                                                 {"direction", direction}}),
+                       catches};
     };
-    return {make("1", "1", "1", "1", "float32"),
-            make("1", "1", "1", "15", "float32"),
-            make("1", "1", "37", "5", "uint16"),
-            make("1", "33", "1", "7", "float32"),
-            make("2", "4", "9", "13", "float32"),
-            make("0", "23", "29", "3", "float32"),
-            make("7", "17", "40", "3", "uint16"),
-            make("3", "33", "47", "7", "float32", "remove_outlier", "bright"),
-            make("3", "33", "47", "5", "uint16", "remove_outlier", "dark"),
-            make("2", "35", "70", "9", "float64"),
-            make("1", "19", "21", "15", "uint16"),
-            make("2", "40", "37", "11", "float32", "remove_outlier", "dark"),
-            make("4", "18", "66", "3", "uint16", "remove_outlier", "bright"),
-            make("1", "6", "5", "7", "float64", "remove_outlier", "bright")};
+    return {make("a 1 x 1 frame at k = 1", "1", "1", "1", "1", "float32"),
+            make("a window wider than the frame: reflect bounces between the edges", "1", "1", "1", "15", "float32"),
+            make("a single row", "1", "1", "37", "5", "uint16"),
+            make("a single column", "1", "33", "1", "7", "float32"),
+            make("a window wider than a 4 x 9 frame", "2", "4", "9", "13", "float32"),
+            make("a 2-D image (no frames axis)", "0", "23", "29", "3", "float32"),
+            make("many frames: each filtered on its own", "7", "17", "40", "3", "uint16"),
+            make("remove_outlier, bright, at k = 7", "3", "33", "47", "7", "float32", "remove_outlier", "bright"),
+            make("remove_outlier, dark, at k = 5", "3", "33", "47", "5", "uint16", "remove_outlier", "dark"),
+            make("the general kernel (k = 9) on float64", "2", "35", "70", "9", "float64"),
+            make("the largest k on a frame no tile divides", "1", "19", "21", "15", "uint16"),
+            make("remove_outlier, dark, at k = 11", "2", "40", "37", "11", "float32", "remove_outlier", "dark"),
+            make("remove_outlier, bright, at k = 3", "4", "18", "66", "3", "uint16", "remove_outlier", "bright"),
+            make("a window wider than a 6 x 5 frame on float64", "1", "6", "5", "7", "float64", "remove_outlier",
+                 "bright"),
+            make("the border at k = 5: reflect (b a | a b), not the edge repeated", "2", "21", "26", "5", "float32")};
   }
 
   // Under Oclgrind (check --race): a 1 × 1 frame with k = 1 and the

@@ -20,6 +20,7 @@
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/random.hpp"
+#include "ladder/registry.hpp"
 #include "rung_test.hpp"
 #include "solutions/median_filter/selection_network.hpp"
 
@@ -421,6 +422,56 @@ TEST(MedianFilterTest, CudaStreamsSlicesAStackLargerThanTheMemoryCapAndStaysExac
   } catch (const DeviceError& error) {
     EXPECT_NE(std::string(error.what()).find("device_memory_cap_mb"), std::string::npos) << error.what();
   }
+}
+
+// The planted mistake: the naive rung with the edge pixel repeated past the
+// border (clamping) where the specification reflects (d c b a | a b c d).
+// At k = 3 the two read the same pixel; from k = 5 on they differ. A
+// test-only rung of the planted track, which neither `ladder` nor the rung
+// tests see; the check case named for the mistake must fail it.
+template <class T>
+void clamped_median(const T* in, T* out, const median_filter::Stack& stack, const median_filter::Settings& settings) {
+  const long height = long(stack.height), width = long(stack.width), r = settings.radius();
+  auto clamp = [](long i, long n) { return std::clamp(i, 0L, n - 1); };  // the mistake: not reflect()
+  std::vector<T> window;
+  for (std::size_t f = 0; f < stack.frames; ++f) {
+    const T* frame = in + f * stack.frame_pixels();
+    T* result = out + f * stack.frame_pixels();
+    for (long y = 0; y < height; ++y)
+      for (long x = 0; x < width; ++x) {
+        window.clear();
+        for (long i = -r; i <= r; ++i)
+          for (long j = -r; j <= r; ++j) window.push_back(frame[clamp(y + i, height) * width + clamp(x + j, width)]);
+        std::sort(window.begin(), window.end());
+        result[y * width + x] = median_filter::choose(frame[y * width + x], window[window.size() / 2], settings);
+      }
+  }
+}
+
+class PlantedBorderClamped final : public HostRung {
+ public:
+  explicit PlantedBorderClamped(const RungContext& context) : settings_(median_filter::settings_of(context.params)) {}
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = &inputs.at("image");
+    output_ = &outputs.at("output");
+  }
+  void compute() override {
+    median_filter::with_pixel_type(image_->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      clamped_median(image_->view<T>().data(), output_->view<T>().data(), median_filter::stack_of(*image_), settings_);
+    });
+  }
+
+ private:
+  median_filter::Settings settings_;
+  const Array* image_ = nullptr;
+  Array* output_ = nullptr;
+};
+LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, median_filter, serial_border_clamped, PlantedBorderClamped);
+
+TEST(MedianFilterPlantedMistake, BorderClampedFailsTheCaseNamedForIt) {
+  testing::expect_planted_mistake_caught("median_filter", "serial_border_clamped",
+                                         "the border at k = 5: reflect (b a | a b), not the edge repeated");
 }
 
 }  // namespace

@@ -61,17 +61,25 @@ class PolygonMask final : public Problem {
   std::vector<InputSpec> inputs() const override {
     return {{"vertices", "float64 array of shape (N, 2), columns x and y, 3 <= N <= 4096"}};
   }
-  std::vector<Params> check_cases() const override {
+  std::vector<CheckCase> check_cases() const override {
     // The smallest polygon and canvas, thin canvases, sizes that are no
-    // multiple of any block or work-group size, and many vertices.
-    std::vector<Params> cases;
-    for (auto [width, height, vertices] :
-         {std::tuple{"97", "61", "3"}, std::tuple{"1", "1", "3"}, std::tuple{"1", "1", "24"},
-          std::tuple{"1", "37", "24"}, std::tuple{"33", "1", "24"}, std::tuple{"97", "61", "4"},
-          std::tuple{"97", "61", "24"}, std::tuple{"257", "131", "24"}, std::tuple{"257", "131", "1024"},
-          std::tuple{"300", "2", "64"}})
-      cases.push_back(
-          Params(std::map<std::string, std::string>{{"width", width}, {"height", height}, {"vertices", vertices}}));
+    // multiple of any block or work-group size, and many vertices; every
+    // canvas but 1 x 1 is not square, so x and y swapped shows.
+    std::vector<CheckCase> cases;
+    for (auto [width, height, vertices, catches] :
+         {std::tuple{"97", "61", "3", "x and y swapped (a canvas wider than tall)"},
+          std::tuple{"1", "1", "3", "a single pixel"},
+          std::tuple{"1", "1", "24", "a single pixel, many edges"},
+          std::tuple{"1", "37", "24", "a single column"},
+          std::tuple{"33", "1", "24", "a single row"},
+          std::tuple{"97", "61", "4", "a partial last block or work-group"},
+          std::tuple{"97", "61", "24", "a concave polygon: the even-odd rule"},
+          std::tuple{"257", "131", "24", "one past a multiple of every tile width"},
+          std::tuple{"257", "131", "1024", "many vertices: the last edge, back to the first vertex"},
+          std::tuple{"300", "2", "64", "two rows: the scanlines' bounds"}})
+      cases.push_back({Params(std::map<std::string, std::string>{
+                           {"width", width}, {"height", height}, {"vertices", vertices}}),
+                       catches});
     return cases;
   }
 

@@ -3,6 +3,7 @@
 // lesson. No input arrays: n is the only parameter.
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
@@ -29,13 +30,26 @@ class Primes final : public Problem {
     return {{"tiny", {{"n", "10007"}}}, {"workshop", {{"n", "100000"}}}, {"large", {{"n", "100000000"}}}};
   }
   std::vector<InputSpec> inputs() const override { return {}; }
-  std::vector<Params> check_cases() const override {
+  std::vector<CheckCase> check_cases() const override {
     // The empty output, 0 and 1 (not prime), 2 (the only even prime), n just
-    // past a prime (7919) and just short of one, a power of two, and sizes
-    // that span many segments and many GPU blocks.
-    std::vector<Params> cases;
-    for (const char* n : {"0", "1", "2", "3", "4", "7919", "7920", "65536", "1000003", "10000000"})
-      cases.push_back(Params(std::map<std::string, std::string>{{"n", n}}));
+    // past a prime (7919) and just short of one, n - 1 the square of a prime
+    // (the sieve's bound p * p <= n - 1: with p * p < n - 1, 9 and 994009
+    // stay prime; no other case sees it), a power of two, and sizes that
+    // span many segments and many GPU blocks.
+    std::vector<CheckCase> cases;
+    for (auto [n, catches] : {std::pair{"0", "the empty output"},
+                              std::pair{"1", "0 taken as prime"},
+                              std::pair{"2", "1 taken as prime"},
+                              std::pair{"3", "2, the only even prime, crossed out"},
+                              std::pair{"4", "a sieve that crosses out p itself"},
+                              std::pair{"10", "the sieve's bound off by one (n - 1 = 3 * 3 left prime)"},
+                              std::pair{"7919", "a loop to k <= n (n = 7919 is prime)"},
+                              std::pair{"7920", "the upper end n - 1 (7919, a prime) left out"},
+                              std::pair{"65536", "a power of two: the last segment or block exactly full"},
+                              std::pair{"994010", "the sieve's bound off by one past a segment (n - 1 = 997 * 997)"},
+                              std::pair{"1000003", "many segments, the last partial"},
+                              std::pair{"10000000", "many GPU blocks, sieving primes past one segment"}})
+      cases.push_back({Params(std::map<std::string, std::string>{{"n", n}}), catches});
     return cases;
   }
 

@@ -14,6 +14,7 @@
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/npy.hpp"
+#include "ladder/registry.hpp"
 #include "run_ladder.hpp"
 #include "rung_test.hpp"
 
@@ -47,8 +48,8 @@ TEST_P(PrimesRungTest, MatchesTheReferenceExactlyOnEveryCheckCase) {
   const RungEntry* entry = find_rung("primes", "naive");
   ASSERT_NE(entry, nullptr);
   int tried = 0;
-  for (const Params& check_case : problem->check_cases()) {
-    Params params = problem->resolve("tiny", check_case);
+  for (const CheckCase& check_case : problem->check_cases()) {
+    Params params = problem->resolve("tiny", check_case.params);
     auto prediction = problem->predict("naive", params);
     if (prediction && prediction->seconds > 1.0) continue;
     SCOPED_TRACE("n=" + params.text("n"));
@@ -190,6 +191,37 @@ TEST(PrimesTest, SolveTakesNFromParamAndRefusesItsAbsence) {
   EXPECT_NE(outcome.output.find("parameter n=-5 is out of range for primes"), std::string::npos) << outcome.output;
   EXPECT_FALSE(std::filesystem::exists(directory / "negative.npy"));
   std::filesystem::remove_all(directory);
+}
+
+// The planted mistake: the textbook sieve with its bound one short, p * p <
+// n - 1 where it must be p * p <= n - 1 (the largest number is n - 1), so
+// that n - 1, when it is the square of a prime, stays prime. It passed
+// every check case until the cases with n - 1 = 3 * 3 and 997 * 997 came:
+// those two, and no other, fail it. A test-only rung of the planted track,
+// which neither `ladder` nor the rung tests see.
+class PlantedSieveBoundOneShort final : public HostRung {
+ public:
+  explicit PlantedSieveBoundOneShort(const RungContext&) {}
+  void prepare(const Arrays&, Arrays& outputs) override { flags_ = outputs.at("flags").view<std::uint8_t>(); }
+  void compute() override {
+    const std::int64_t n = static_cast<std::int64_t>(flags_.size());
+    for (std::int64_t k = 0; k < n; ++k) flags_[k] = k >= 2;
+    for (std::int64_t p = 2; p * p < n - 1; ++p)
+      if (flags_[p])
+        for (std::int64_t multiple = p * p; multiple < n; multiple += p) flags_[multiple] = 0;
+  }
+
+ private:
+  std::span<std::uint8_t> flags_;
+};
+LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, primes, serial_sieve_bound_one_short, PlantedSieveBoundOneShort);
+
+TEST(PrimesPlantedMistake, SieveBoundOneShortFailsTheCasesNamedForItAndNoOther) {
+  testing::expect_planted_mistake_caught("primes", "serial_sieve_bound_one_short",
+                                         "the sieve's bound off by one (n - 1 = 3 * 3 left prime)");
+  EXPECT_EQ(testing::failed_check_cases("primes", "serial_sieve_bound_one_short"),
+            (std::vector<std::string>{"the sieve's bound off by one (n - 1 = 3 * 3 left prime)",
+                                      "the sieve's bound off by one past a segment (n - 1 = 997 * 997)"}));
 }
 
 }  // namespace

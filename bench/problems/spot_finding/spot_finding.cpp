@@ -302,32 +302,35 @@ class SpotFinding final : public Problem {
             {"mask", "uint8 array of the image's shape, 1 = valid pixel, 0 = masked"}};
   }
 
-  std::vector<Params> check_cases() const override {
+  std::vector<CheckCase> check_cases() const override {
     // Frames smaller than the window (1×1, 2×3, 6×6), a single row and a
     // single column, one frame, sizes that are no multiple of any tile, the
     // stress stack (saturated pixels, fully masked frames), every kernel
     // size from 1 to the largest, min_count at its ends, sigmas of 0, a
     // global threshold.
-    auto make = [](const char* frames, const char* height, const char* width, const char* scene,
+    auto make = [](const char* catches, const char* frames, const char* height, const char* width, const char* scene,
                    std::map<std::string, std::string> extra = {}) {
       extra.insert({{"frames", frames}, {"height", height}, {"width", width}, {"scene", scene}});
-      return Params(extra);
+      return CheckCase{Params(extra), catches};
     };
-    return {make("1", "1", "1", "stress"),
-            make("2", "2", "3", "stress"),
-            make("4", "6", "6", "stress", {{"min_count", "2"}}),
-            make("1", "7", "7", "diffraction"),
-            make("3", "1", "70", "stress"),
-            make("3", "70", "1", "stress"),
-            make("1", "61", "67", "diffraction"),
-            make("8", "45", "39", "stress"),
-            make("2", "130", "257", "diffraction"),
-            make("5", "33", "65", "stress", {{"kernel_size", "1"}}),
-            make("3", "61", "67", "diffraction", {{"kernel_size", "2"}, {"min_count", "25"}}),
-            make("2", "40", "77", "stress", {{"kernel_size", "5"}, {"sigma_b", "0"}, {"sigma_s", "0"}}),
-            make("2", "70", "90", "diffraction", {{"kernel_size", "15"}, {"min_count", "961"}}),
-            make("2", "64", "64", "stress", {{"kernel_size", "7"}, {"threshold", "10.5"}}),
-            make("3", "61", "67", "diffraction", {{"sigma_b", "2.5"}, {"sigma_s", "1.5"}, {"min_count", "49"}})};
+    return {make("a 1 x 1 frame", "1", "1", "1", "stress"),
+            make("a frame smaller than the window", "2", "2", "3", "stress"),
+            make("a window clipped on every side, min_count 2", "4", "6", "6", "stress", {{"min_count", "2"}}),
+            make("a frame the window just covers", "1", "7", "7", "diffraction"),
+            make("a single row", "3", "1", "70", "stress"),
+            make("a single column", "3", "70", "1", "stress"),
+            make("a partial last tile", "1", "61", "67", "diffraction"),
+            make("saturated pixels and fully masked frames", "8", "45", "39", "stress"),
+            make("the seams between tiles: windows across them need a halo", "2", "130", "257", "diffraction"),
+            make("the smallest window (3 x 3)", "5", "33", "65", "stress", {{"kernel_size", "1"}}),
+            make("min_count the whole 5 x 5 window", "3", "61", "67", "diffraction",
+                 {{"kernel_size", "2"}, {"min_count", "25"}}),
+            make("sigmas of 0", "2", "40", "77", "stress", {{"kernel_size", "5"}, {"sigma_b", "0"}, {"sigma_s", "0"}}),
+            make("the largest window (31 x 31): a halo of 15", "2", "70", "90", "diffraction",
+                 {{"kernel_size", "15"}, {"min_count", "961"}}),
+            make("a global threshold", "2", "64", "64", "stress", {{"kernel_size", "7"}, {"threshold", "10.5"}}),
+            make("other sigmas, min_count the whole 7 x 7 window", "3", "61", "67", "diffraction",
+                 {{"sigma_b", "2.5"}, {"sigma_s", "1.5"}, {"min_count", "49"}})};
   }
 
   // Under Oclgrind (check --race): frames smaller than the window, a single

@@ -130,5 +130,33 @@ TEST(VectorAddTest, AnOpenClBufferLargerThanTheDeviceAllowsIsRefusedWithItsSizes
 }
 #endif
 
+// The planted mistake: the loop bound one short (i < n - 1), the last
+// element of c never written. A test-only rung of the planted track, which
+// neither `ladder` nor the rung tests see; the check case named for the
+// mistake must fail it.
+class PlantedLastElementMissed final : public HostRung {
+ public:
+  explicit PlantedLastElementMissed(const RungContext&) {}
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    a_ = inputs.at("a").view<float>();
+    b_ = inputs.at("b").view<float>();
+    c_ = outputs.at("c").view<float>();
+  }
+  void compute() override {
+    for (std::size_t i = 0; i + 1 < c_.size(); ++i) c_[i] = a_[i] + b_[i];
+  }
+
+ private:
+  std::span<const float> a_, b_;
+  std::span<float> c_;
+};
+LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, vector_add, serial_last_element_missed,
+                              PlantedLastElementMissed);
+
+TEST(VectorAddPlantedMistake, LastElementMissedFailsTheCaseNamedForIt) {
+  testing::expect_planted_mistake_caught("vector_add", "serial_last_element_missed",
+                                         "the last element missed (a loop to i < n - 1)");
+}
+
 }  // namespace
 }  // namespace ladder

@@ -2,6 +2,7 @@
 // "hello world" of OpenCL and CUDA, and the exercise where the GPU wins on
 // compute-only time and loses once the transfers count.
 #include <limits>
+#include <utility>
 
 #include "ladder/error.hpp"
 #include "ladder/random.hpp"
@@ -24,10 +25,18 @@ class VectorAdd final : public Problem {
   std::vector<InputSpec> inputs() const override {
     return {{"a", "float32 array (any shape)"}, {"b", "float32 array of a's shape"}};
   }
-  std::vector<Params> check_cases() const override {
+  std::vector<CheckCase> check_cases() const override {
     // 1, primes, and sizes that are no multiple of any block or vector width.
-    std::vector<Params> cases;
-    for (const char* n : {"1", "2", "3", "5", "31", "1021", "65537", "1000003"}) cases.push_back(Params(std::map<std::string, std::string>{{"n", n}}));
+    std::vector<CheckCase> cases;
+    for (auto [n, catches] : {std::pair{"1", "a single element"},
+                              std::pair{"2", "a loop to i <= n, one write past the end"},
+                              std::pair{"3", "the last element missed (a loop to i < n - 1)"},
+                              std::pair{"5", "a partial last 4-wide vector"},
+                              std::pair{"31", "a partial last 8- or 16-wide vector"},
+                              std::pair{"1021", "a partial last work-group"},
+                              std::pair{"65537", "one element past a power of two (a last block of one)"},
+                              std::pair{"1000003", "many blocks, the last partial"}})
+      cases.push_back({Params(std::map<std::string, std::string>{{"n", n}}), catches});
     return cases;
   }
 
