@@ -112,6 +112,10 @@ int check_for_races(const Arguments& args) {
     if (backend_of(rung) == Backend::opencl) rungs.push_back(rung);
   if (rungs.empty()) throw UsageError("--race checks OpenCL rungs, and none is chosen in " + problem->name());
   const auto cases = problem->simulator_cases();
+  // Said, not silently dropped: the simulator runs its own small cases.
+  if (args.flag("--size"))
+    std::cerr << "ladder: --size is not used with --race: Oclgrind runs " << problem->name()
+              << "'s own small cases, chosen to reach every path of its kernels\n";
   std::cout << problem->name() << ", " << track << " track"
             << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "") << ", on Oclgrind ("
             << cases.size() << " small cases; nothing timed):\n"
