@@ -14,6 +14,7 @@ reports/runs/ and reports/experiments/) are records, not references, and are not
 
     test_links.py SOURCE_DIR
 """
+import os
 import re
 import subprocess
 import sys
@@ -25,6 +26,8 @@ if listed.returncode != 0:  # a copy of the tree without its .git (an archive): 
     print(f"skipped: {root} is not a git checkout ({listed.stderr.strip()})")
     sys.exit(77)
 files = listed.stdout.split()
+# What a fresh clone holds: the tracked files and the folders above them.
+tracked = set(files) | {str(parent) for f in files for parent in Path(f).parents if str(parent) != "."} | {"."}
 # Files added but not yet committed count too (a fresh clone holds what is committed).
 names = {Path(f).name for f in files}
 RECORDS = (".json", ".json.gz", ".jsonl", ".log", ".txt", ".csv", ".html", ".svg", ".png", ".npy", ".fits")
@@ -51,7 +54,9 @@ for name in files:
                 if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
                     continue
                 relative = target.split("#")[0]
-                if relative and not (path.parent / relative).exists():
+                # In the repository means tracked: a file that is only here (ignored, or not
+                # added) is missing from a fresh clone.
+                if relative and os.path.relpath(os.path.normpath(path.parent / relative), root) not in tracked:
                     failures.append(f"{name}:{number}: link to {target}, which is not in the repository")
         for mention in MENTION.findall(line):
             if "shared/" in mention:
