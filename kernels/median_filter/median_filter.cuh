@@ -266,6 +266,99 @@ __global__ void median_network(const T* in, T* out, int height, int width, Media
   if (x + 1 < width) row[x + 1] = T(choose_output(V(centre[1]), window[right], settings));
 }
 
+// cuda_quads, k = 7: four windows side by side a thread. They share k - 3
+// sorted columns, and each two of them k - 1: the shared ranks that any of
+// the four medians can be are merged once for all four, each pair merges
+// its two more shared columns into them, and each window its own column
+// (median_networks.hpp, quad_median_networks): per output 117 min/max plus
+// a share of the column sorts, where the pair of cuda_network takes 189.
+// The tile is cuda_network's; its 32 × 16 outputs are 128 threads' quads.
+constexpr int kQuadBlockRows = kMedianTileHeight / 4;  // a thread per four outputs: 32 × 4 threads
+template <int K>
+using QuadSharedNetwork = FixedSteps<median_filter::fixed_quad_shared_network<K>()>;
+template <int K>
+using QuadPairNetwork = FixedSteps<median_filter::fixed_quad_pair_network<K>()>;
+// The positions where the four's shared ranks end, as a type (as FixedSteps).
+template <int... positions>
+struct Positions {};
+template <auto array, std::size_t... s>
+constexpr auto positions_of(std::index_sequence<s...>) {
+  return Positions<array[s]...>{};
+}
+template <int K>
+struct QuadAt {
+  static constexpr auto shared_ranks_array = median_filter::fixed_quad_shared_positions<K>();
+  using SharedRanks = decltype(positions_of<shared_ranks_array>(std::make_index_sequence<shared_ranks_array.size()>{}));
+  static constexpr int ranks = int(shared_ranks_array.size());
+  static constexpr int left = median_filter::quad_median_networks(K).pair_medians[0];
+  static constexpr int right = median_filter::quad_median_networks(K).pair_medians[1];
+};
+// to[0], to[1], ... = from[positions...].
+template <int... positions, class V, int N, int M>
+__device__ __forceinline__ void copy_ranks(Positions<positions...>, const V (&from)[N], V (&to)[M]) {
+  int r = 0;
+  ((to[r++] = from[positions]), ...);
+}
+
+template <class T, int K>
+__global__ void median_quads(const T* in, T* out, int height, int width, MedianSettings settings) {
+  using V = typename MedianWord<T>::type;
+  constexpr int R = K / 2, PITCH = kMedianTileWidth + 2 * R, ROWS = kMedianTileHeight + 2 * R;
+  constexpr int SORTED_PITCH = PITCH | 1;
+  __shared__ T tile[ROWS * PITCH];
+  __shared__ V sorted[K][kMedianTileHeight][SORTED_PITCH];  // as median_network's
+  const std::size_t frame_offset = std::size_t(blockIdx.z) * height * width;
+  load_tile(in + frame_offset, height, width, R, tile, PITCH, ROWS);
+
+  const int threads = int(blockDim.x * blockDim.y), thread = int(threadIdx.y * blockDim.x + threadIdx.x);
+  for (int e = thread; e < kMedianTileHeight * PITCH; e += threads) {
+    const int a = e / PITCH, j = e % PITCH;
+    V column[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i) column[i] = tile[(a + i) * PITCH + j];
+    run_network(ColumnSortNetwork<K>{}, column);
+#pragma unroll
+    for (int i = 0; i < K; ++i) sorted[i][a][j] = column[i];
+  }
+  __syncthreads();  // every sorted column is in before a window reads it
+
+  // This thread's four windows: tile row a, columns 4q .. 4q + 3 (eight
+  // quads a row; a warp's four rows fall in different banks).
+  constexpr int kQuadsPerRow = kMedianTileWidth / 4;
+  const int q = thread % kQuadsPerRow, a = thread / kQuadsPerRow;
+  const int x = int(blockIdx.x) * kMedianTileWidth + 4 * q, y = int(blockIdx.y) * kMedianTileHeight + a;
+  if (x >= width || y >= height) return;
+  const V* columns = &sorted[0][a][4 * q];  // group column c, row i: columns[i * kMedianTileHeight * SORTED_PITCH + c]
+  constexpr int ROW_STRIDE = kMedianTileHeight * SORTED_PITCH;
+  V shared[(K - 3) * K];  // the four's columns 3 .. K-1
+#pragma unroll
+  for (int c = 0; c < K - 3; ++c)
+#pragma unroll
+    for (int i = 0; i < K; ++i) shared[c * K + i] = columns[i * ROW_STRIDE + 3 + c];
+  run_network(QuadSharedNetwork<K>{}, shared);
+
+  const T* centre = tile + (a + R) * PITCH + 4 * q + R;
+  T* row = out + frame_offset + std::size_t(y) * width;
+#pragma unroll
+  for (int pair = 0; pair < 2; ++pair) {
+    constexpr int L = QuadAt<K>::ranks;
+    V v[L + 4 * K];  // the shared ranks, the pair's two more shared columns, each window's own
+    copy_ranks(typename QuadAt<K>::SharedRanks{}, shared, v);
+    const int more = pair == 0 ? 1 : K, own = 2 * pair;  // group columns
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+      v[L + i] = columns[i * ROW_STRIDE + more];
+      v[L + K + i] = columns[i * ROW_STRIDE + more + 1];
+      v[L + 2 * K + i] = columns[i * ROW_STRIDE + own];
+      v[L + 3 * K + i] = columns[i * ROW_STRIDE + own + K];
+    }
+    run_network(QuadPairNetwork<K>{}, v);
+    const int left = x + own;
+    if (left < width) row[left] = T(choose_output(V(centre[own]), v[QuadAt<K>::left], settings));
+    if (left + 1 < width) row[left + 1] = T(choose_output(V(centre[own + 1]), v[QuadAt<K>::right], settings));
+  }
+}
+
 // Any odd k up to 15: the same selection, the buffer indexed at run time
 // (so in local memory, cached in L1), one output at a time.
 template <class T>
@@ -301,9 +394,11 @@ __global__ void median_general(const T* in, T* out, int height, int width, Media
 }
 
 // How k = 5 and 7 are filtered: forgetful selection in registers (the cuda
-// and cuda_streams rungs) or the selection network over sorted columns (the
-// cuda_network rung). k = 3 and larger windows have one kernel each.
-enum class MedianKernel { forgetful_selection, network };
+// and cuda_streams rungs), the selection network over sorted columns (the
+// cuda_network rung), or for k = 7 that network shared by four windows
+// (cuda_quads; its k = 5 is cuda_network's). k = 3 and larger windows have
+// one kernel each.
+enum class MedianKernel { forgetful_selection, network, quads };
 
 // Filters `frames` frames of height × width on `stream`: the one place that
 // picks the kernel and its launch shape. Host code, for the rungs.
@@ -311,7 +406,7 @@ template <class T>
 void launch_median_filter(const T* d_in, T* d_out, std::size_t frames, int height, int width,
                           const MedianSettings& settings, cudaStream_t stream,
                           MedianKernel kernel = MedianKernel::forgetful_selection) {
-  const bool network = kernel == MedianKernel::network;
+  const bool network = kernel != MedianKernel::forgetful_selection;
   const dim3 threads(kMedianTileWidth, kMedianBlockRows);
   const unsigned tiles_x = unsigned((width + kMedianTileWidth - 1) / kMedianTileWidth);
   const unsigned tiles_y = unsigned((height + kMedianTileHeight - 1) / kMedianTileHeight);
@@ -336,7 +431,10 @@ void launch_median_filter(const T* d_in, T* d_out, std::size_t frames, int heigh
         else median_registers<T, 5><<<grid, threads, 0, stream>>>(in, out, height, width, settings);
         break;
       case 7:
-        if (network) median_network<T, 7><<<grid, threads, 0, stream>>>(in, out, height, width, settings);
+        if (kernel == MedianKernel::quads)
+          median_quads<T, 7><<<grid, dim3(kMedianTileWidth, kQuadBlockRows), 0, stream>>>(in, out, height, width,
+                                                                                          settings);
+        else if (network) median_network<T, 7><<<grid, threads, 0, stream>>>(in, out, height, width, settings);
         else median_registers<T, 7><<<grid, threads, 0, stream>>>(in, out, height, width, settings);
         break;
       default: median_general<T><<<grid, threads, shared_bytes, stream>>>(in, out, height, width, settings);

@@ -1,10 +1,11 @@
 #pragma once
-// The host side of the cuda and cuda_network rungs: the whole stack on the
-// device (input and output), one launch of launch_median_filter
-// (kernels/median_filter/median_filter.cuh). The two rungs differ only in
-// the kernel for k = 5 and 7: forgetful selection (cuda) or the selection
-// network over sorted columns (cuda_network): MedianKernel. A stack larger than
-// the device's memory is cuda_streams' job.
+// The host side of the cuda, cuda_network and cuda_quads rungs: the whole
+// stack on the device (input and output), one launch of launch_median_filter
+// (kernels/median_filter/median_filter.cuh). The rungs differ only in the
+// kernel for k = 5 and 7: forgetful selection (cuda), the selection network
+// over sorted columns (cuda_network), shared by four windows at k = 7
+// (cuda_quads): MedianKernel. A stack larger than the device's memory is
+// cuda_streams' job.
 #include <string>
 
 #include "bench/problems/median_filter/median_filter.hpp"
@@ -27,7 +28,10 @@ class CudaMedianFilter final : public CudaRung {
     std::size_t free_bytes = 0, total_bytes = 0;
     LADDER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     if (2 * image_->bytes() > free_bytes)
-      throw DeviceError(std::string(kKernel == MedianKernel::network ? "cuda_network" : "cuda") + ": the stack needs " +
+      throw DeviceError(std::string(kKernel == MedianKernel::network  ? "cuda_network"
+                                    : kKernel == MedianKernel::quads ? "cuda_quads"
+                                                                     : "cuda") +
+                        ": the stack needs " +
                         std::to_string(2 * image_->bytes() >> 20) + " MiB on the device (input and output), more than the " +
                         std::to_string(free_bytes >> 20) + " MiB free; the cuda_streams rung filters it in slices");
     d_image_ = device_buffer<std::byte>(image_->bytes());

@@ -223,6 +223,104 @@ constexpr std::vector<CompareExchange> pair_median_network(int k) {
   return network;
 }
 
+// Batcher's odd-even merge of two sorted lists of positions, of any
+// lengths: the even-indexed and the odd-indexed elements are merged apart
+// (recursively), then each odd result is compared with the even one after
+// it. Appends its steps to `network`; returns the merged list's positions,
+// smallest first.
+constexpr std::vector<int> merge_network(const std::vector<int>& a, const std::vector<int>& b,
+                                         std::vector<CompareExchange>& network) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  if (a.size() == 1 && b.size() == 1) {
+    network.push_back({a[0], b[0]});
+    return {a[0], b[0]};
+  }
+  std::vector<int> a_even, a_odd, b_even, b_odd;
+  for (std::size_t i = 0; i < a.size(); ++i) (i % 2 ? a_odd : a_even).push_back(a[i]);
+  for (std::size_t i = 0; i < b.size(); ++i) (i % 2 ? b_odd : b_even).push_back(b[i]);
+  const std::vector<int> even = merge_network(a_even, b_even, network);
+  const std::vector<int> odd = merge_network(a_odd, b_odd, network);
+  std::vector<int> merged{even[0]};
+  std::size_t e = 1, o = 0;
+  for (; o < odd.size() && e < even.size(); ++o, ++e) {
+    network.push_back({odd[o], even[e]});
+    merged.push_back(odd[o]), merged.push_back(even[e]);
+  }
+  merged.insert(merged.end(), odd.begin() + std::ptrdiff_t(o), odd.end());
+  merged.insert(merged.end(), even.begin() + std::ptrdiff_t(e), even.end());
+  return merged;
+}
+
+// Sorted columns first .. first + count - 1 of k values (value c·k + i is
+// row i of column c) merged into one sorted list: the two halves merged
+// apart (recursively), then with each other.
+constexpr std::vector<int> merge_columns(int k, int first, int count, std::vector<CompareExchange>& network) {
+  if (count == 1) {
+    std::vector<int> column;
+    for (int i = 0; i < k; ++i) column.push_back(first * k + i);
+    return column;
+  }
+  const std::vector<int> left = merge_columns(k, first, count / 2, network);
+  const std::vector<int> right = merge_columns(k, first + count / 2, count - count / 2, network);
+  return merge_network(left, right, network);
+}
+
+// Four windows side by side (k = 7: window w is sorted columns w .. w+6 of
+// ten) share k - 3 columns, and each pair of them k - 1. The median of a
+// window is rank k²/2 of its k² values; it adds 3k values of its own to
+// the four's shared ones, so only the shared ranks k²/2 - 3k .. k²/2 can
+// become it, and k to the pair's (ranks k²/2 - k .. k²/2, as in
+// pair_median_network). So, in three steps, each done once for all the
+// windows that share it:
+// 1. `shared`: the four's shared columns merged (pairs of columns, then the
+//    two pairs: Batcher's odd-even merge), pruned to ranks k²/2 - 3k ..
+//    k²/2. Over k - 3 columns of k values (value c·k + i: row i of the
+//    group's column c + 3); the ranks end at shared_positions.
+// 2. `pair`, for each pair: those ranks merged with the pair's two more
+//    shared columns, pruned to ranks k²/2 - k .. k²/2 (the k - 3 values
+//    of the first step below them stay below);
+// 3. then each window's own column merged in, as pair_median_network's
+//    last step (2k min and max).
+// `pair` is over one pair's values laid out as the step-1 ranks, the two
+// shared columns, the left window's own column, the right one's; the two
+// medians end at pair_medians. Per output at k = 7: 184 / 4 + 142 / 2 = 117
+// min/max, where pair_median_network takes 189. Only for k >= 7 (at k = 5
+// the four share two columns, fewer values than the ranks step 1 keeps).
+struct QuadNetworks {
+  std::vector<CompareExchange> shared, pair;
+  std::vector<int> shared_positions;
+  std::array<int, 2> pair_medians{};
+};
+constexpr QuadNetworks quad_median_networks(int k) {
+  const int middle = k * k / 2, below = middle - 3 * k;  // below: shared values under every rank kept
+  QuadNetworks result;
+  const std::vector<int> sorted = merge_columns(k, 0, k - 3, result.shared);
+  result.shared_positions.assign(sorted.begin() + below, sorted.begin() + middle + 1);
+  result.shared = prune_to(result.shared, k * (k - 3), result.shared_positions);
+
+  const int ranks = int(result.shared_positions.size()), n = ranks + 4 * k;
+  std::vector<int> shared_ranks, column_a, column_b;
+  for (int r = 0; r < ranks; ++r) shared_ranks.push_back(r);
+  for (int i = 0; i < k; ++i) column_a.push_back(ranks + i), column_b.push_back(ranks + k + i);
+  const std::vector<int> both_columns = merge_network(column_a, column_b, result.pair);
+  const std::vector<int> merged = merge_network(shared_ranks, both_columns, result.pair);
+  // The pair's rank r is merged[r - below]: the `below` values of step 1 lie
+  // under it, the ones over rank k²/2 over it.
+  const std::vector<int> pair_ranks(merged.begin() + (middle - k - below), merged.begin() + (middle + 1 - below));
+  result.pair = prune_to(result.pair, n, pair_ranks);
+  for (int window = 0; window < 2; ++window) {
+    const int own = ranks + (2 + window) * k, last = own + k - 1;  // E_j is own + j - 1; the median ends on E_k
+    for (int j = 1; j <= k; ++j)  // E_(k+1-j) = max(M_j, E_(k+1-j))
+      result.pair.push_back({pair_ranks[std::size_t(j - 1)], own + k - j, false, true});
+    for (int j = 2; j <= k; ++j)  // the smallest of them, gathered on E_k
+      result.pair.push_back({last, own + k - j, true, false});
+    result.pair.push_back({last, pair_ranks[std::size_t(k)], true, false});  // and M_(k+1)
+    result.pair_medians[std::size_t(window)] = last;
+  }
+  return result;
+}
+
 // The same network as a constant of the program, for the windows small
 // enough that its values stay in registers, or nearly (on the CPU k = 3,
 // 5 and 7; on the GPU 5 and 7): the compiler then sees every step and
@@ -236,6 +334,27 @@ constexpr auto fixed_pair_median_network() {
   std::array<CompareExchange, pair_median_network(K).size()> fixed{};
   const std::vector<CompareExchange> network = pair_median_network(K);
   std::copy(network.begin(), network.end(), fixed.begin());
+  return fixed;
+}
+template <int K>
+constexpr auto fixed_quad_shared_network() {
+  std::array<CompareExchange, quad_median_networks(K).shared.size()> fixed{};
+  const std::vector<CompareExchange> network = quad_median_networks(K).shared;
+  std::copy(network.begin(), network.end(), fixed.begin());
+  return fixed;
+}
+template <int K>
+constexpr auto fixed_quad_pair_network() {
+  std::array<CompareExchange, quad_median_networks(K).pair.size()> fixed{};
+  const std::vector<CompareExchange> network = quad_median_networks(K).pair;
+  std::copy(network.begin(), network.end(), fixed.begin());
+  return fixed;
+}
+template <int K>
+constexpr auto fixed_quad_shared_positions() {
+  std::array<int, quad_median_networks(K).shared_positions.size()> fixed{};
+  const std::vector<int> positions = quad_median_networks(K).shared_positions;
+  std::copy(positions.begin(), positions.end(), fixed.begin());
   return fixed;
 }
 template <int K, bool median>

@@ -247,6 +247,49 @@ TEST(MedianFilterNetworkTest, PairMedianNetworkEqualsNthElementAndCostsLessThanT
   }
 }
 
+// The quad networks of cuda_quads (four windows side by side, k + 3 sorted
+// columns, k = 7): the shared network over the four's columns 3 .. k-1,
+// then the pair network over each pair's layout, against nth_element on
+// values with ties and negatives, and on 0-1 values (each column's number
+// of ones at random: the cases the 0-1 principle is about); cheaper per
+// output than the pair network.
+TEST(MedianFilterNetworkTest, QuadNetworksEqualNthElementForFourWindowsAndCostLessThanPairs) {
+  constexpr int k = 7, middle = k * k / 2;
+  const auto quad = median_filter::quad_median_networks(k);
+  EXPECT_LT(2 * median_filter::operations(quad.pair) + median_filter::operations(quad.shared),
+            2 * median_filter::operations(median_filter::pair_median_network(k)));
+  const auto column_sort = median_filter::sorting_network(k);
+  std::mt19937 generator(17);
+  for (int trial = 0; trial < 4000; ++trial) {
+    const bool zero_one = trial % 2 == 1;
+    std::vector<std::vector<float>> columns(std::size_t(k + 3));  // each sorted
+    for (auto& column : columns) {
+      const int ones = int(generator() % (k + 1));
+      for (int i = 0; i < k; ++i) column.push_back(zero_one ? float(i >= k - ones) : float(generator() % 13) - 6.5f);
+      apply(column_sort, column);
+    }
+    std::vector<float> shared;  // the four's columns 3 .. k-1
+    for (int c = 3; c < k; ++c) shared.insert(shared.end(), columns[std::size_t(c)].begin(), columns[std::size_t(c)].end());
+    apply(quad.shared, shared);
+    for (int pair = 0; pair < 2; ++pair) {
+      std::vector<float> values;  // the shared ranks, two more shared columns, each window's own
+      for (int at : quad.shared_positions) values.push_back(shared[std::size_t(at)]);
+      const int more = pair == 0 ? 1 : k, own = 2 * pair;
+      for (int c : {more, more + 1, own, own + k})
+        values.insert(values.end(), columns[std::size_t(c)].begin(), columns[std::size_t(c)].end());
+      apply(quad.pair, values);
+      for (int side = 0; side < 2; ++side) {
+        std::vector<float> window;
+        for (int c = own + side; c < own + side + k; ++c)
+          window.insert(window.end(), columns[std::size_t(c)].begin(), columns[std::size_t(c)].end());
+        std::nth_element(window.begin(), window.begin() + middle, window.end());
+        ASSERT_EQ(values[std::size_t(quad.pair_medians[std::size_t(side)])], window[std::size_t(middle)])
+            << "trial " << trial << ", window " << own + side;
+      }
+    }
+  }
+}
+
 TEST(MedianFilterNetworkTest, ColumnSortThenMedianNetworkEqualsNthElementForEveryWindowSize) {
   std::mt19937 generator(11);
   for (int k = 1; k <= 15; k += 2) {
