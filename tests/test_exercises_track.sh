@@ -4,10 +4,12 @@
 #     skeleton kernel has the name of a solution kernel;
 #  1. every skeleton in exercises/ builds into `ladder`, its naive rung
 #     passes and its TODO rungs report "not implemented", never pass/fail;
+#     an mpi skeleton does so on 2 and 3 ranks too, with exit status 0;
 #  2. in a participant's copy of vector_add, with the solution's serial.cpp,
 #     OpenCL host program and kernel put in the slots, those rungs pass;
 #     with an off-by-one in the openmp loop bounds, the check fails and
-#     names the first wrong element. The copy is built with the tests
+#     names the first wrong element; convolution's mpi slot, solved, passes
+#     on 2 ranks. The copy is built with the tests
 #     (tests/CMakeLists.txt: ladder_participant_copy); its kernel is read
 #     at run time, so this script puts it in place.
 #
@@ -73,6 +75,31 @@ for folder in "$source_dir"/exercises/*/; do
   fi
 done
 
+# An mpi skeleton on several ranks (issue 47): every rank stops at the
+# LADDER_TODO, and they agree, so that rank 0 reports "not implemented" and
+# the check exits as for any such rung, with no rank aborting the job. A
+# timeout stands for a hang.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # Open MPI's consent where the tests run as root
+for skeleton in "$source_dir"/exercises/*/mpi.cpp; do
+  [ -f "$skeleton" ] || continue
+  exercise=$(basename "$(dirname "$skeleton")")
+  if ! command -v mpirun >/dev/null || grep -Eq "^  mpi +skipped" "$work/$exercise.txt"; then
+    echo "skipped: $exercise mpi on several ranks (no mpirun, or built without MPI)"; continue
+  fi
+  for ranks in 2 3; do
+    # On 2 ranks the participant's whole command; on 3 (uneven bands) the mpi rung alone.
+    variants=$([ $ranks = 3 ] && echo "--variants mpi")
+    timeout 120 "$ladder" check "$exercise" --track exercises --size tiny --ranks $ranks $variants \
+      >"$work/$exercise-ranks.txt" 2>&1
+    status=$?
+    expect "$exercise: mpi on $ranks ranks reports itself as not implemented, naming the file" \
+      "^  mpi +not implemented \(mpi: .* of exercises/$exercise/mpi\.cpp, then delete this line\)" \
+      "$work/$exercise-ranks.txt"
+    refuse "$exercise: on $ranks ranks no rank stops the job" "MPI_Abort|stopping every rank" "$work/$exercise-ranks.txt"
+    [ $status = 0 ] || { echo "FAILED: $exercise --ranks $ranks: exit status $status (124: it hung)"; cat "$work/$exercise-ranks.txt"; failures=$((failures + 1)); }
+  done
+done
+
 fi
 
 if [ "$part" != skeletons ]; then
@@ -105,6 +132,22 @@ else
   expect "the log holds the compiler's message" "error" "$work/typo.txt"
 fi
 [ $status = 1 ] || { echo "FAILED: a failing rung must make check exit 1, got $status"; failures=$((failures + 1)); }
+
+# The copy's convolution mpi slot holds the solution (tests/CMakeLists.txt): it passes on 2 ranks.
+if ! command -v mpirun >/dev/null; then
+  echo "skipped: the solved mpi rung on 2 ranks (no mpirun)"
+else
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  timeout 120 "$participant_copy" check convolution --track exercises --size tiny --variants mpi --ranks 2 \
+    >"$work/mpi.txt" 2>&1
+  status=$?
+  if grep -Eq "^  mpi +skipped" "$work/mpi.txt"; then
+    echo "skipped: the solved mpi rung (built without MPI)"
+  else
+    expect "the solution's mpi.cpp in the slot passes on 2 ranks" "^  mpi +pass" "$work/mpi.txt"
+    [ $status = 0 ] || { echo "FAILED: the solved mpi rung: exit status $status"; cat "$work/mpi.txt"; failures=$((failures + 1)); }
+  fi
+fi
 fi
 
 echo "$failures failure(s)"

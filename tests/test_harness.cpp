@@ -10,6 +10,21 @@
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/memory.hpp"
+#ifdef LADDER_HAVE_MPI
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <utility>
+
+#include "ladder/backends.hpp"
+#include "ladder/mpi.hpp"
+#include "rung_test.hpp"
+#endif
 
 namespace ladder {
 namespace {
@@ -439,6 +454,86 @@ TEST(RegistryTest, EveryBuiltRungIsOnItsProblemsLadder) {
             << exercise << " " << rung << " (" << track << " track) is built but not on " << exercise << "'s ladder";
   }
 }
+
+#ifdef LADDER_HAVE_MPI
+// An MPI rung with a LADDER_TODO that only one rank reaches (issue 47):
+// rank 1 in compute, or rank 0 in prepare. Test-only rungs of the planted
+// track, which neither `ladder` nor the rung tests see.
+template <int kRank, MpiRung::Step kStep>
+class StopsOnOneRank final : public MpiRung {
+ public:
+  explicit StopsOnOneRank(const RungContext& context) : MpiRung(context) {}
+
+ protected:
+  void prepare_ranks(const Arrays*, Arrays*) override { stop_at(Step::prepare); }
+  void compute_ranks() override { stop_at(Step::compute); }
+
+ private:
+  void stop_at(Step step) const {
+    if (step == kStep && rank() == kRank) LADDER_TODO("a TODO that rank " + std::to_string(kRank) + " alone reaches");
+  }
+};
+using StopsOnRank1InCompute = StopsOnOneRank<1, MpiRung::Step::compute>;
+using StopsOnRank0InPrepare = StopsOnOneRank<0, MpiRung::Step::prepare>;
+LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, test_copy, mpi_todo_on_rank_1, StopsOnRank1InCompute);
+LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, test_copy, mpi_todo_on_rank_0, StopsOnRank0InPrepare);
+
+// The test is this program again as 2 ranks under mpirun, running this test
+// alone: there rank 0 steps the rungs, as the harness would, and must see
+// each as not implemented, while rank 1 follows it as in `ladder`. Before
+// the ranks agreed on a LADDER_TODO, the job aborted (MPI_Abort); a timeout
+// stands for a hang.
+TEST(MpiRungTest, ATodoThatOneRankReachesIsNotImplementedOnRankZeroAndNoRankAborts) {
+  if (launched_by_mpirun()) {
+    if (const std::optional<int> status = start_mpi_rank()) {  // rank 1: follow rank 0 until it quits
+      EXPECT_EQ(*status, 0);
+      return;
+    }
+    const std::pair<const char*, const char*> rungs[] = {
+        {"mpi_todo_on_rank_1", "rank 1 alone reaches (reached on rank 1 of 2)"},  // rank 0 learns rank 1's message
+        {"mpi_todo_on_rank_0", "rank 0 alone reaches"}};
+    for (const auto& [name, message] : rungs) {
+      RungContext context;
+      context.track = testing::kPlantedTrack;
+      const RungEntry* entry = find_rung("test_copy", name, testing::kPlantedTrack);
+      ASSERT_NE(entry, nullptr) << name;
+      auto rung = entry->make(context);
+      Arrays inputs, outputs;
+      try {
+        rung->prepare(inputs, outputs);
+        rung->upload();
+        rung->compute();
+        rung->download();
+        ADD_FAILURE() << name << ": every step went through on rank 0";
+      } catch (const NotImplemented& error) {
+        EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << name << ": " << error.what();
+        std::cout << "rank 0: " << name << " is not implemented: " << error.what() << std::endl;
+      }
+    }
+    return;
+  }
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun is not installed";
+  std::array<char, 4096> self{};
+  ASSERT_GT(readlink("/proc/self/exe", self.data(), self.size() - 1), 0);
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);  // Open MPI's consent where the tests run as root
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string command = std::string("timeout 60 mpirun -np 2 --oversubscribe --bind-to none '") + self.data() +
+                              "' --gtest_filter=" + test->test_suite_name() + "." + test->name() + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  ASSERT_TRUE(WIFEXITED(status)) << output;
+  EXPECT_NE(WEXITSTATUS(status), 124) << "the job hung:\n" << output;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << output;
+  EXPECT_EQ(output.find("MPI_Abort"), std::string::npos) << output;
+  EXPECT_NE(output.find("rank 0: mpi_todo_on_rank_1 is not implemented"), std::string::npos) << output;
+  EXPECT_NE(output.find("rank 0: mpi_todo_on_rank_0 is not implemented"), std::string::npos) << output;
+}
+#endif
 
 }  // namespace
 }  // namespace ladder

@@ -31,15 +31,33 @@ for exercise in histogram kappa_sigma convolution median_filter; do
     --repetitions 3 --out "$work/run.json" >"$work/run.txt" 2>&1
   status=$?
   [ $status -eq 0 ] || { echo "FAILED: ladder run --ranks 2 exited $status"; cat "$work/run.txt"; failures=$((failures + 1)); }
-  if python3 - "$work/run.json" <<'PY'
+  if python3 - "$work/run.json" "$exercise" <<'PY'
 import json, sys
-rows = {row["rung"]: row for entry in json.load(open(sys.argv[1]))["results"] for row in entry["rungs"]}
+results = json.load(open(sys.argv[1]))
+rows = {row["rung"]: row for entry in results["results"] for row in entry["rungs"]}
 row = rows["mpi"]
 assert row["status"] == "ok", row
 assert row["timings"]["compute"]["median_s"] > 0, row
 assert row["device"].startswith("2 MPI ranks"), row["device"]
+# What compute() sends, as the rung says, and nothing for a rung that is not distributed.
+patterns = {"histogram": ["reduce"], "convolution": ["exchange"], "median_filter": [],
+            "kappa_sigma": ["reduce", "allreduce", "allreduce"]}[sys.argv[2]]
+assert [m["pattern"] for m in row["communication"]] == patterns, row["communication"]
+assert all(m["bytes"] > 0 and m["rounds"] >= 1 for m in row["communication"]), row["communication"]
+assert "communication" not in rows["serial"], rows["serial"]
+# The probe of the network: MPI between the 2 ranks, every time positive, and the largest message (8 MiB at
+# least: sizes stop where one takes 0.1 s) far slower than the 4-byte one. Not that each size is slower than the last: on a
+# busy machine one median of a few timings can take a scheduler's pause (16 ms at 128 KiB, seen beside a build).
+probes = results["context"]["communication"]
+assert [(p["backend"], p["ranks"], p["machines"]) for p in probes] == [("mpi", 2, 1)], probes
+for operation in ("exchange", "allreduce"):
+    points = probes[0][operation]
+    sizes, times = [b for b, _ in points], [t for _, t in points]
+    assert sizes[:6] == [4, 32, 256, 2048, 16384, 131072] and all(t > 0 for t in times), (operation, points)
+    assert sizes[-1] >= 8 << 20 and times[-1] > 4 * times[0], (operation, points)
 PY
-  then echo "ok: $exercise mpi is timed on 2 ranks, and its row says so"; else echo "FAILED: the run's mpi row"; failures=$((failures + 1)); fi
+  then echo "ok: $exercise mpi is timed on 2 ranks, its row says so and what it sends, and the run probed the network"
+  else echo "FAILED: the run's mpi row or its probe of the network"; failures=$((failures + 1)); fi
 done
 
 # A rank that dies mid-run brings the job down: the run ends with an error
@@ -92,6 +110,8 @@ for results, kind in ((strong, "strong"), (weak, "weak")):
     assert "--sweep ranks=1,2" in results["context"]["command_line"], results["context"]["command_line"]
     mpi = next(r for r in entries[1]["rungs"] if r["rung"] == "mpi")
     assert mpi["device"].startswith("2 MPI ranks"), mpi["device"]
+    # The 2-rank launch's probe of the network, kept in the merged context (the 1-rank launch has none).
+    assert [(p["backend"], p["ranks"]) for p in results["context"]["communication"]] == [("mpi", 2)], kind
 assert strong["results"][0]["parameters"] == strong["results"][1]["parameters"]
 assert [e["parameters"]["height"] for e in weak["results"]] == ["61", "122"], weak["results"]
 assert all(e["scaled_parameter"] == "height" for e in weak["results"])
@@ -109,6 +129,9 @@ for results in (strong, weak):
 broken = json.loads(json.dumps(weak))
 del broken["results"][1]["scaled_parameter"]
 assert not validator.is_valid(broken), "a weak entry must name the parameter it grew"
+broken = json.loads(json.dumps(strong))
+broken["context"]["communication"][0]["exchange"][0][1] = 0
+assert not validator.is_valid(broken), "a probe's time must be positive"
 PY
 then echo "ok: the sweep over ranks merges one entry per count, strong and weak, and validates"
 else echo "FAILED: the merged results of the sweep over ranks"; failures=$((failures + 1)); fi
@@ -122,6 +145,12 @@ timeout 60 "$ladder" report "$work/both.json" --out "$work/report" >"$work/repor
 expect "the report's strong scaling table" "^\| mpi \| 2 \| [0-9.]+ [mun]?s \| [0-9.e+-]+× \| [0-9.e+-]+ % \|" "$work/report/tables.md"
 expect "the report's weak scaling table" "^\| mpi \| 2 \| height=122 \| " "$work/report/tables.md"
 expect "the chart has both panels" "weak scaling: height" "$work/report/scaling-convolution-tiny-ranks.svg"
+# The model, from the sweep's probe: predicted efficiency at 8, 64 and 512 ranks, drawn and labelled as a
+# prediction, and checked against the largest count measured.
+expect "the report's table of predictions" "^\| mpi \| 1 × exchange of [0-9.]+ KiB \| 2 ranks: [0-9.e+-]+ % \([0-9.e+-]+ %\) \| [0-9.e+-]+ % \| [0-9.e+-]+ % \| [0-9.e+-]+ % \|" "$work/report/tables.md"
+expect "the table's header says predicted" "predicted, 512 ranks" "$work/report/tables.md"
+expect "the chart draws the prediction" "mpi, compute-only: model \(prediction\)" "$work/report/scaling-convolution-tiny-ranks.svg"
+expect "the report prints the model's check at 2 ranks" "^model check: convolution \(tiny\) mpi, strong scaling on 2 ranks: predicted efficiency" "$work/report.txt"
 
 # ladder compare tells the entries apart by their ranks.
 timeout 30 "$ladder" compare "$work/sweep-strong.json" "$work/sweep-strong.json" >"$work/compare.txt" 2>&1 ||

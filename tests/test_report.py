@@ -6,6 +6,7 @@ ran, keep a column for those that did not, keep every value label inside its
 panel and star the fastest rung; its slides are 1920 x 1080."""
 import csv
 import json
+import math
 import subprocess
 import sys
 import tempfile
@@ -309,6 +310,43 @@ with tempfile.TemporaryDirectory() as directory:
     peer_line = next(line for line in table.splitlines() if zero["results"][0]["peers"][0]["name"] in line)
     check("below its timer's resolution" in peer_line and "0 ns" not in peer_line, f"a zero peer time: {peer_line}")
     check("Best CPU entry:" in (d / "fresh" / "tables.md").read_text(), "and name the best CPU entry of each run")
+
+    # The model of scaling past the ranks measured: fitted to a probe made with a known latency and bandwidth,
+    # it finds them again, and it predicts the efficiency that follows from them.
+    alpha, beta = 2e-6, 1 / 10e9  # 2 us, 10 GB/s
+    sizes = [4 * 8 ** k for k in range(9)]
+    probes = [{"backend": "mpi", "ranks": p, "machines": 1,
+               "exchange": [[b, alpha + beta * b] for b in sizes],
+               "allreduce": [[b, 2 * math.ceil(math.log2(p)) * alpha + 2 * (p - 1) / p * beta * b] for b in sizes]}
+              for p in (2, 4)]
+    fits = ladder_report.fit_network({"communication": probes})
+    for operation in ("exchange", "allreduce"):
+        got = fits["mpi"][operation]
+        check(abs(got[0] - alpha) < 1e-3 * alpha and abs(got[1] - beta) < 1e-3 * beta,
+              f"the {operation} fit finds alpha {alpha}, beta {beta}, not {got}")
+    check(ladder_report.fit_network({}) == {}, "a run without a probe of its network has no fit")
+    # A halo of 1 MiB on 1 rank in 10 ms: at 64 ranks, 10 ms / 64 of compute plus one exchange.
+    halo = {"rung": "mpi", "backend": "mpi", "status": "ok", "communication": [
+        {"pattern": "exchange", "bytes": 1 << 20, "rounds": 1}], "timings": {"compute": {"median_s": 10e-3}}}
+    model = ladder_report.predict([(1, {}, halo)], "strong", fits, [1, 64])
+    t64 = 10e-3 / 64 + alpha + beta * (1 << 20)
+    check(model[1][2] == 1.0 and abs(model[64][2] - 10e-3 / (64 * t64)) < 1e-9,
+          f"predicted efficiency at 64 ranks {model[64][2]}, not {10e-3 / (64 * t64)}")
+    # An allreduce of 24 B, 10 rounds, measured from 2 ranks on: its share of the 2-rank time is taken out first.
+    clip = dict(halo, communication=[{"pattern": "allreduce", "bytes": 24, "rounds": 10}])
+    c = lambda p: 10 * (2 * math.ceil(math.log2(p)) * alpha + 2 * (p - 1) / p * beta * 24)
+    model = ladder_report.predict([(2, {}, clip)], "strong", fits, [512])
+    t512 = (10e-3 - c(2)) * 2 / 512 + c(512)
+    check(abs(model[512][2] - 2 * 10e-3 / (512 * t512)) < 1e-9, f"allreduce at 512 ranks: {model[512][2]}")
+    # A rung that sends nothing scales perfectly; a run without a probe predicts nothing.
+    alone = dict(halo, communication=[])
+    check(ladder_report.predict([(1, {}, alone)], "strong", fits, [512])[512][2] == 1.0, "no messages: efficiency 1")
+    check(ladder_report.predict([(1, {}, halo)], "strong", {}, [512]) is None, "no probe: no prediction")
+    check(ladder_report.model_table("strong", {"mpi": [(1, {}, halo)]}, {})[0][0].startswith("No prediction"),
+          "without a probe the report says so in one line")
+    lines, checks = ladder_report.model_table("strong", {"mpi": [(1, {}, halo), (4, {}, halo)]}, fits)
+    check(any("predicted, 512 ranks" in line for line in lines) and checks and checks[0][1] == 4,
+          f"the model's table names its predictions and checks the largest count measured: {lines}")
 
     # Not a results file: one message, exit 2.
     (d / "other.json").write_text('{"hello": 1}')

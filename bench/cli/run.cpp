@@ -157,6 +157,40 @@ Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, cons
   return ceilings;
 }
 
+// In a job of several ranks that times distributed rungs: what a message
+// costs against its size, through MPI and (for cuda_nccl rungs, on GPUs)
+// NCCL, for the report's model of how the rungs scale; printed in brief.
+nlohmann::json measure_network(const std::vector<RunRequest>& requests, const RunOptions& options) {
+  bool distributed = false, nccl = false;
+  for (const auto& request : requests)
+    for (const auto& rung : request.variants) {
+      distributed |= backend_of(rung) == Backend::mpi || rung.ends_with("_nccl");
+      nccl |= rung.ends_with("_nccl");
+    }
+  if (!distributed || mpi_job_ranks() == 1) return nullptr;
+  nccl = nccl && backend_availability(Backend::cuda, options).available;
+  std::cerr << "measuring communication between the " << mpi_job_ranks() << " ranks (exchange, allreduce; MPI"
+            << (nccl ? ", NCCL" : "") << ")...\n";
+  nlohmann::json measured = measure_communication(nccl);
+  for (const auto& backend : measured) {
+    std::cerr << "  " << backend["backend"].get<std::string>() << ":";
+    for (const char* operation : {"exchange", "allreduce"}) {
+      const auto& points = backend[operation];
+      if (points.empty()) {  // its first size already took over 0.1 s
+        std::cerr << ' ' << operation << ": no size measured";
+        continue;
+      }
+      const auto& last = points.back();
+      std::cerr << ' ' << operation << ' ' << format_time(points.front()[1]) << " (4 B) to "
+                << format_time(last[1]) << " (" << last[0].get<double>() / (1 << 20) << " MiB, "
+                << gigabytes_per_s(last[0].get<double>() / last[1].get<double>()) << ')'
+                << (operation == std::string("exchange") ? ";" : "");
+    }
+    std::cerr << '\n';
+  }
+  return measured;
+}
+
 }  // namespace
 
 int command_run(const Arguments& args) {
@@ -188,7 +222,8 @@ int command_run(const Arguments& args) {
   if (readings.load_before.one_minute > cores)
     std::cerr << "warning: the machine is loaded (load average " << readings.load_before.one_minute << " on " << cores
               << " hardware threads): timings will be slow and noisy, and this is not a reference run\n";
-  const Ceilings ceilings = measure_ceilings(args, options, backends);
+  Ceilings ceilings = measure_ceilings(args, options, backends);
+  ceilings.communication = measure_network(requests, options);
 
   Harness harness(options, policy, ceilings, std::cout);
   bool any_failed = false;

@@ -193,7 +193,8 @@ struct PartsFolder {
 
 // One context for the merged file: the first launch's (its machine, ceilings
 // and timing policy), with the command as typed, the load as the last launch
-// ended and every launch's machine probes.
+// ended, every launch's machine probes and every launch's communication
+// probe (one per backend and count of ranks above 1).
 nlohmann::json merged_context(const std::vector<nlohmann::json>& parts, const std::string& command_line) {
   nlohmann::json context = parts.front()["context"];
   context["command_line"] = command_line;
@@ -215,6 +216,11 @@ nlohmann::json merged_context(const std::vector<nlohmann::json>& parts, const st
       {"scalar_chain_s", scalar},
       {"memory_pass_s", memory}};
   readings["cpu_steal_fraction"] = steal;
+  nlohmann::json communication = nlohmann::json::array();
+  for (const auto& part : parts)
+    for (const auto& measured : part["context"].value("communication", nlohmann::json::array()))
+      communication.push_back(measured);
+  if (!communication.empty()) context["communication"] = communication;
   return context;
 }
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -111,6 +112,49 @@ void finish_on_rank_zero() {
   std::_Exit(3);
 }
 
+// "Not implemented" on every rank or none (issue 47). A participant's rung
+// throws NotImplemented (LADDER_TODO) on each rank that reaches the line:
+// maybe all of them, maybe some. So after each step the ranks agree: an
+// allreduce gives every rank the lowest rank that stopped at a LADDER_TODO
+// (`ranks` where none did), and that rank's message is broadcast. Rank 0
+// then throws NotImplemented to the harness, which reports it as for any
+// rung; the other ranks go back to waiting for rank 0, which destroys the
+// rung. No rank aborts.
+//
+// The allreduce ends only once every rank has given its part, so it also
+// ends the step when the slowest rank does (compute's time is that rank's).
+// A rank that stopped may be one the others still wait for (a message it
+// never sent): it waits kTodoPatience for them at most, then stops the job,
+// so that even then nothing hangs. Nonblocking on every rank: a blocking
+// and a nonblocking collective do not match.
+constexpr auto kTodoPatience = std::chrono::seconds(60);
+
+void agree_on_todos(const std::string& where, const std::optional<std::string>& todo) {
+  const int rank = world_rank(), ranks = world_size();
+  int mine = todo ? rank : ranks, first = ranks;
+  MPI_Request request;
+  LADDER_MPI(MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD, &request));
+  const auto since = std::chrono::steady_clock::now();
+  for (int done = 0; !done;) {
+    LADDER_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done || !todo) continue;  // a rank that went through its step waits as long as the others take
+    if (std::chrono::steady_clock::now() - since > kTodoPatience)
+      abort_job(where, NotImplemented(*todo + "; the other ranks did not end the step within " +
+                                      std::to_string(kTodoPatience.count()) + " s, waiting, it seems, for this "
+                                      "rank: put the LADDER_TODO where every rank reaches it"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (first == ranks) return;  // nobody stopped: the step is done
+  std::string text = rank == first ? *todo : "";
+  long long length = static_cast<long long>(text.size());
+  LADDER_MPI(MPI_Bcast(&length, 1, MPI_LONG_LONG, first, MPI_COMM_WORLD));
+  text.resize(static_cast<std::size_t>(length));
+  LADDER_MPI(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, first, MPI_COMM_WORLD));
+  if (rank != 0) return;
+  if (first != 0) text += " (reached on rank " + std::to_string(first) + " of " + std::to_string(ranks) + ")";
+  throw NotImplemented(text);
+}
+
 }  // namespace
 
 void mpi_check(int status, const char* call) {
@@ -166,23 +210,28 @@ void MpiRung::release_other_ranks() {
 }
 
 void MpiRung::take_step(Step step, const Arrays* inputs, Arrays* outputs) {
-  const char* names[] = {"make", "prepare", "upload", "compute", "download", "destroy", "quit"};
+  const char* names[] = {"make", "prepare", "upload", "compute", "download", "destroy", "quit", "measure"};
   if (rank_ == 0 && ranks_ > 1) announce(step);
+  const std::string where = std::string("the ") + names[static_cast<int>(step)] + " step of an MPI rung";
+  std::optional<std::string> todo;  // this rank stopped at a LADDER_TODO, with its message
   try {
     switch (step) {
       case Step::prepare: prepare_ranks(inputs, outputs); break;
       case Step::upload: scatter(); break;
-      case Step::compute:
-        compute_ranks();
-        LADDER_MPI(MPI_Barrier(MPI_COMM_WORLD));  // the slowest rank's time, not rank 0's
-        break;
+      // With several ranks, agree_on_todos below ends the step when the
+      // slowest rank does: compute's time is that rank's, not rank 0's.
+      case Step::compute: compute_ranks(); break;
       case Step::download: gather(); break;
       default: break;
     }
+  } catch (const NotImplemented& error) {
+    if (ranks_ == 1) throw;
+    todo = error.what();
   } catch (const std::exception& error) {
     if (ranks_ == 1) throw;  // alone, nobody waits: the harness reports it as any rung's failure
-    abort_job(std::string("the ") + names[static_cast<int>(step)] + " step of an MPI rung", error);
+    abort_job(where, error);
   }
+  if (ranks_ > 1) agree_on_todos(where, todo);  // throws NotImplemented on rank 0 where any rank stopped
 }
 
 void MpiRung::prepare(const Arrays& inputs, Arrays& outputs) { take_step(Step::prepare, &inputs, &outputs); }
@@ -190,14 +239,21 @@ void MpiRung::upload() { take_step(Step::upload, nullptr, nullptr); }
 void MpiRung::compute() { take_step(Step::compute, nullptr, nullptr); }
 void MpiRung::download() { take_step(Step::download, nullptr, nullptr); }
 
-int MpiRung::node_rank() const {
+namespace {
+
+// This process's index among the ranks on its own machine (collective).
+int rank_on_this_machine() {
   MPI_Comm node;
-  LADDER_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node));
+  LADDER_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank(), MPI_INFO_NULL, &node));
   int rank = 0;
   MPI_Comm_rank(node, &rank);
   MPI_Comm_free(&node);
   return rank;
 }
+
+}  // namespace
+
+int MpiRung::node_rank() const { return rank_on_this_machine(); }
 
 double MpiRung::timed_compute() {
   const double start = MPI_Wtime();
@@ -207,6 +263,111 @@ double MpiRung::timed_compute() {
 
 std::string MpiRung::device_name() const {
   return std::to_string(ranks_) + " MPI rank" + (ranks_ == 1 ? "" : "s") + " on " + host_cpu_model();
+}
+
+namespace {
+
+// The communication probe's MPI side: as the mpi rungs send, host memory to host memory.
+class MpiOps final : public CommunicationOps {
+ public:
+  explicit MpiOps(std::size_t max_bytes) : send_(max_bytes / sizeof(float)), receive_(send_.size()) {
+    const int rank = world_rank(), ranks = world_size();
+    next_ = (rank + 1) % ranks, previous_ = (rank + ranks - 1) % ranks;
+  }
+  void exchange(std::size_t bytes) override {
+    LADDER_MPI(MPI_Sendrecv(send_.data(), static_cast<int>(bytes), MPI_BYTE, next_, 0, receive_.data(),
+                            static_cast<int>(bytes), MPI_BYTE, previous_, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  }
+  void allreduce(std::size_t bytes) override {
+    LADDER_MPI(MPI_Allreduce(send_.data(), receive_.data(), static_cast<int>(bytes / sizeof(float)), MPI_FLOAT,
+                             MPI_SUM, MPI_COMM_WORLD));
+  }
+
+ private:
+  std::vector<float> send_, receive_;
+  int next_ = 0, previous_ = 0;
+};
+
+NcclOpsMaker nccl_ops_maker = nullptr;
+
+constexpr std::size_t kProbeMaxBytes = std::size_t{64} << 20;
+
+// [[bytes, seconds], ...] of one operation, 4 B to 64 MiB by factors of 8.
+// Each size once to warm up, then timed after a barrier, five times (three
+// from 8 MiB), each timing the slowest rank's; the median is kept, which one
+// interruption on a shared machine does not move. Below 1 MiB a timing is
+// of a batch of operations (up to 50), so that the ranks' skew leaving the
+// barrier is shared out. Sizes stop once one operation takes 0.1 s.
+nlohmann::json time_operation(const std::function<void(std::size_t)>& operation) {
+  nlohmann::json points = nlohmann::json::array();
+  // The first call sets up the connections (NCCL's take a good part of a
+  // second): untimed, so that the 0.1 s stop below does not take it for a
+  // slow operation (on four H200s it ended NCCL's probe before 4 B).
+  operation(4);
+  for (std::size_t bytes = 4; bytes <= kProbeMaxBytes; bytes *= 8) {
+    double warm_up = MPI_Wtime();
+    operation(bytes);
+    warm_up = MPI_Wtime() - warm_up;
+    LADDER_MPI(MPI_Allreduce(MPI_IN_PLACE, &warm_up, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    if (warm_up > 0.1) break;  // every rank agrees: the slowest rank's time
+    const int batch = static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 20) / bytes, 1, 50));
+    std::vector<double> seconds(bytes >= (std::size_t{8} << 20) ? 3 : 5);
+    for (double& s : seconds) {
+      LADDER_MPI(MPI_Barrier(MPI_COMM_WORLD));
+      const double start = MPI_Wtime();
+      for (int i = 0; i < batch; ++i) operation(bytes);
+      s = (MPI_Wtime() - start) / batch;
+    }
+    LADDER_MPI(MPI_Allreduce(MPI_IN_PLACE, seconds.data(), static_cast<int>(seconds.size()), MPI_DOUBLE, MPI_MAX,
+                             MPI_COMM_WORLD));
+    std::sort(seconds.begin(), seconds.end());
+    points.push_back({bytes, seconds[seconds.size() / 2]});
+  }
+  return points;
+}
+
+nlohmann::json probe(const char* backend, CommunicationOps& ops) {
+  int first_on_machine = rank_on_this_machine() == 0, machines = 0;
+  LADDER_MPI(MPI_Allreduce(&first_on_machine, &machines, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+  return {{"backend", backend},
+          {"ranks", world_size()},
+          {"machines", machines},
+          {"timing", "median of 5 timings (3 from 8 MiB), each the slowest rank's; below 1 MiB, of a batch"},
+          {"exchange", time_operation([&](std::size_t bytes) { ops.exchange(bytes); })},
+          {"allreduce", time_operation([&](std::size_t bytes) { ops.allreduce(bytes); })}};
+}
+
+// Every rank: the probe through MPI and, asked and built, through NCCL.
+nlohmann::json probe_every_backend(bool nccl) {
+  nlohmann::json measured = nlohmann::json::array();
+  {
+    MpiOps ops(kProbeMaxBytes);
+    measured.push_back(probe("mpi", ops));
+  }
+  if (nccl && nccl_ops_maker) {
+    const std::unique_ptr<CommunicationOps> ops = nccl_ops_maker(kProbeMaxBytes, rank_on_this_machine());
+    measured.push_back(probe("nccl", *ops));
+  }
+  return measured;
+}
+
+}  // namespace
+
+bool register_nccl_ops(NcclOpsMaker maker) {
+  nccl_ops_maker = maker;
+  return true;
+}
+
+nlohmann::json measure_communication(bool nccl) {
+  int started = 0;
+  MPI_Initialized(&started);
+  if (!launched_by_mpirun() || !started || world_size() == 1) return nullptr;
+  announce(MpiRung::Step::measure, nccl ? "nccl" : "mpi");
+  try {
+    return probe_every_backend(nccl);
+  } catch (const std::exception& error) {
+    abort_job("the communication probe", error);  // the other ranks may wait in one of its collectives
+  }
 }
 
 int mpi_job_ranks() {
@@ -297,6 +458,7 @@ std::optional<int> start_mpi_rank() {
           break;
         }
         case MpiRung::Step::destroy: rung.reset(); break;
+        case MpiRung::Step::measure: probe_every_backend(announcement.text == "nccl"); break;
         case MpiRung::Step::quit:
           rung.reset();
           MPI_Finalize();

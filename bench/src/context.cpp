@@ -194,6 +194,7 @@ nlohmann::json run_context(const RunOptions& options, const TimingPolicy& policy
         {"host_fp32_operations_per_s", ceilings.host_fp32_operations_per_s},
         {"cuda", ceilings_json(ceilings.cuda)},
         {"opencl", ceilings_json(ceilings.opencl)}}}};
+  if (!ceilings.communication.is_null()) context["communication"] = ceilings.communication;
   return context;
 }
 

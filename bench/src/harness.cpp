@@ -577,6 +577,11 @@ nlohmann::json to_json(const RungResult& result) {
     row["check"]["detail"] = check->detail;
   }
   if (result.timings) row["timings"] = to_json(*result.timings);
+  if (const auto& messages = result.communication) {
+    row["communication"] = nlohmann::json::array();
+    for (const Message& m : *messages)
+      row["communication"].push_back({{"pattern", m.pattern}, {"bytes", m.bytes}, {"rounds", m.rounds}});
+  }
   return row;
 }
 
@@ -625,6 +630,7 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
       fraction_of_ceiling(ceilings_, result.backend, rung->device_kind(), work, timings, rung->device_count());
   result.status = RungStatus::ok;
   result.timings = std::move(timings);
+  result.communication = rung->communication();  // after the timed runs: kappa_sigma's rounds are known
   return result;
 }
 

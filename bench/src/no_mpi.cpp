@@ -13,6 +13,7 @@ std::optional<int> start_mpi_rank() { return std::nullopt; }
 int mpi_ranks_on_this_machine() { return 1; }
 int mpi_job_ranks() { return 1; }
 bool launched_by_mpirun() { return false; }
+nlohmann::json measure_communication(bool) { return nullptr; }
 void relaunch_with_ranks(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]).rfind("--ranks", 0) == 0) throw UsageError("--ranks: " + mpi_availability().reason);

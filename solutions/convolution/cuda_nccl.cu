@@ -50,6 +50,10 @@ Kernel kernel_for(int rows_per_pass, int rows, int columns) {
 class CudaNcclConvolution final : public NcclRung {
  public:
   explicit CudaNcclConvolution(const RungContext& context) : NcclRung(context) {}
+  // The halo: K - 1 image rows from the GPU above, while this GPU's go to the one below.
+  std::optional<std::vector<Message>> communication() const override {
+    return std::vector<Message>{{"exchange", double(halo_) * width_ * sizeof(float), 1}};
+  }
 
  protected:
   void prepare_ranks(const Arrays* inputs, Arrays* outputs) override {

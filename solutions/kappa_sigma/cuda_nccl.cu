@@ -21,6 +21,12 @@ class CudaNcclKappaSigma final : public NcclRung {
  public:
   explicit CudaNcclKappaSigma(const RungContext& context)
       : NcclRung(context), kappa_(kappa_sigma::kappa_of(context.params)) {}
+  // Each iteration queued: the block sums with the top digit's histogram (one group), then two histograms.
+  std::optional<std::vector<Message>> communication() const override {
+    const double first = double(d_partials_.bytes() + kClipBuckets * sizeof(unsigned));
+    return std::vector<Message>{{"allreduce", first, double(queued_)},
+                                {"allreduce", 2 * kClipBuckets * sizeof(unsigned), 2.0 * queued_}};
+  }
 
  protected:
   void prepare_ranks(const Arrays* inputs, Arrays* outputs) override {
@@ -91,7 +97,10 @@ class CudaNcclKappaSigma final : public NcclRung {
       LADDER_CUDA_CHECK(
           cudaMemcpyAsync(h_done_.data(), d_done, sizeof(unsigned), cudaMemcpyDeviceToHost, stream_->get()));
       LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
-      if (*h_done_.data()) break;
+      if (*h_done_.data()) {
+        queued_ = iterations + kIterationsPerCheck;
+        break;
+      }
     }
     clip_mask<<<blocks_, kClipThreads, 0, stream_->get()>>>(d_image_.data(), local_n(), d_state_.data(), d_mask_.data(),
                                                             d_statistics_.data());
@@ -159,6 +168,7 @@ class CudaNcclKappaSigma final : public NcclRung {
   std::vector<float> sky_;           // this rank's part, on its host
   std::vector<std::uint8_t> part_mask_;
   unsigned blocks_ = 1;
+  std::size_t queued_ = 0;  // iterations the last compute queued
   DeviceBuffer<float> d_image_, d_first_;
   DeviceBuffer<std::uint8_t> d_mask_;
   DeviceBuffer<double> d_statistics_, d_partials_;

@@ -19,6 +19,8 @@ class CudaNcclMedianFilter final : public NcclRung {
  public:
   explicit CudaNcclMedianFilter(const RungContext& context)
       : NcclRung(context), settings_(median_filter::settings_of(context.params)) {}
+  // Its ranks send nothing while computing.
+  std::optional<std::vector<Message>> communication() const override { return std::vector<Message>{}; }
 
  protected:
   void prepare_ranks(const Arrays* inputs, Arrays* outputs) override {

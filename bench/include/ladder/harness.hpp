@@ -142,6 +142,9 @@ struct Ceilings {
   double host_fp32_operations_per_s = 0;  // measured with the host bandwidth (0 where it was given)
   std::optional<DeviceCeilings> cuda;
   std::optional<DeviceCeilings> opencl;
+  // In a job of several ranks: the time of an exchange and of an allreduce
+  // against message size, per backend (measure_communication); else null.
+  nlohmann::json communication;
 };
 
 // Runs one rung once, untimed: prepare, upload, compute, download. The
@@ -230,6 +233,7 @@ struct RungResult {
   std::optional<RungPlacement> placement;  // once prepared
   std::optional<CheckResult> check;        // the first check, once a full run has finished
   std::optional<RungTimings> timings;      // only when ok
+  std::optional<std::vector<Message>> communication;  // a distributed rung's, once timed
 };
 nlohmann::json to_json(const RungResult& result);
 

@@ -12,14 +12,21 @@
 //                    without while computing (a halo, an allreduce)
 //   gather         - download: the output back to rank 0
 // Compute-only time is then "the work, where the data already is, with its
-// communication", ended by a barrier, so that it is the slowest rank's.
+// communication", ended when the slowest rank ends it.
 //
 // A rank that fails stops the job (MPI_Abort): a distributed run never hangs.
+// A LADDER_TODO is no failure: after each step the ranks agree whether any
+// of them stopped at one (an allreduce, which is also what ends the step),
+// and rank 0 throws NotImplemented, reported as for any rung (mpi_rung.cpp).
 #include <mpi.h>
 
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "ladder/registry.hpp"
 
@@ -44,7 +51,7 @@ class MpiRung : public Rung {
 
   // What a rank other than 0 runs: make and step the rungs rank 0 announces.
   // Called by follow_rank_zero(); not for rungs.
-  enum class Step : int { make, prepare, upload, compute, download, destroy, quit };
+  enum class Step : int { make, prepare, upload, compute, download, destroy, quit, measure };
   void take_step(Step step, const Arrays* inputs, Arrays* outputs);
 
  protected:
@@ -72,6 +79,21 @@ class MpiRung : public Rung {
   int ranks_ = 1;
   bool released_ = false;
 };
+
+// The communication probe (measure_communication, backends.hpp) times two
+// operations of a backend at each message size, each one done on this rank
+// when it returns: an exchange (a message to the next rank and one from the
+// rank before, at once, as a halo) and an allreduce of `bytes`.
+class CommunicationOps {
+ public:
+  virtual ~CommunicationOps() = default;
+  virtual void exchange(std::size_t bytes) = 0;
+  virtual void allreduce(std::size_t bytes) = 0;
+};
+// NCCL's, GPU to GPU (bench/mpi/nccl_probe.cu, where the build has NCCL):
+// made on every rank at once, on the GPU a rung on this rank would take.
+using NcclOpsMaker = std::unique_ptr<CommunicationOps> (*)(std::size_t max_bytes, int node_rank);
+bool register_nccl_ops(NcclOpsMaker maker);  // at start-up; returns true
 
 // Every MPI call's status, checked: a failure names the call and MPI's message.
 void mpi_check(int status, const char* call);

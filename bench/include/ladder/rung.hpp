@@ -7,7 +7,9 @@
 // Rungs never time themselves: the backend base classes (HostRung,
 // OpenMpRung, CudaRung, OpenClRung) measure compute with the right clock,
 // and each names its backend (kBackend), which the registration reads.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "ladder/array.hpp"
 #include "ladder/ceil_div.hpp"
@@ -19,6 +21,17 @@ enum class Backend { host, openmp, opencl, cuda, mpi };
 std::string backend_name(Backend backend);
 
 enum class DeviceKind { cpu, gpu };
+
+// Messages of one size that one compute() of a distributed rung sends, for
+// the report's model of how it scales (docs/measurement.md): `rounds` times,
+// a message of `bytes` in `pattern`: "exchange" (each rank to a neighbour,
+// all at once, as a halo), "allreduce", or "reduce" (to one rank, or a
+// broadcast from one: a tree either way).
+struct Message {
+  std::string pattern;
+  double bytes = 0;
+  double rounds = 1;
+};
 
 struct RunOptions {
   bool pinned = false;       // page-locked host buffers for CUDA rungs
@@ -54,6 +67,11 @@ class Rung {
   // Devices the rung computes on at once (a GPU for each MPI rank): its
   // fraction of ceiling is over all of theirs.
   virtual int device_count() const { return 1; }
+  // What compute() sends between ranks, after a run: a distributed rung
+  // (MpiRung) says, an empty list where it sends nothing. nullopt for the
+  // others, and for a distributed rung that does not say (the report then
+  // predicts nothing for it rather than perfect scaling).
+  virtual std::optional<std::vector<Message>> communication() const { return std::nullopt; }
 };
 
 // Rungs that compute on the host, timed with a steady clock.
