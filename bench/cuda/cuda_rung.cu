@@ -221,11 +221,16 @@ void CudaRung::evict_caches() {
     LADDER_CUDA_CHECK(cudaMemsetAsync(l2_scrubber_.data(), 0, l2_scrubber_.bytes(), stream()));
     return;
   }
+  evict_l2_by_reading(l2_scrubber_, properties_, stream());
+}
+
+void evict_l2_by_reading(const DeviceBuffer<std::byte>& scrubber, const cudaDeviceProp& properties,
+                         cudaStream_t stream) {
   constexpr int kThreads = 256;
-  const unsigned blocks = unsigned(properties_.multiProcessorCount) * 8;
-  read_every_line<<<blocks, kThreads, 0, stream()>>>(reinterpret_cast<const uint4*>(l2_scrubber_.data()),
-                                                     l2_scrubber_.bytes() / sizeof(uint4),
-                                                     reinterpret_cast<unsigned*>(l2_scrubber_.data()));
+  const unsigned blocks = unsigned(properties.multiProcessorCount) * 8;
+  read_every_line<<<blocks, kThreads, 0, stream>>>(reinterpret_cast<const uint4*>(scrubber.data()),
+                                                   scrubber.bytes() / sizeof(uint4),
+                                                   reinterpret_cast<unsigned*>(scrubber.data()));
   LADDER_CUDA_CHECK(cudaGetLastError());
 }
 

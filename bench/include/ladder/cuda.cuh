@@ -109,6 +109,14 @@ class CudaBuffer {
 };
 template <class T>
 using DeviceBuffer = CudaBuffer<T, Memory::device>;
+
+// Queues a read of every line of `scrubber` (twice the L2's size, zeroed),
+// which leaves the L2 full of clean lines: what the harness does before each
+// timed repetition of a CUDA rung (CudaRung::evict_caches), and the device
+// ceiling's probe before each of its timings, so that neither is charged
+// for the write-back of the lines a run before it left dirty.
+void evict_l2_by_reading(const DeviceBuffer<std::byte>& scrubber, const cudaDeviceProp& properties,
+                         cudaStream_t stream);
 template <class T>
 using PinnedHostBuffer = CudaBuffer<T, Memory::pinned_host>;
 
