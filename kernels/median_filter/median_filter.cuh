@@ -223,6 +223,25 @@ __device__ __forceinline__ void run_network(NetworkSteps<steps...>, V (&v)[N]) {
   (network_step<steps>(v), ...);
 }
 
+// cuda_network's and cuda_quads' first step: every column of K tile values
+// under an output row sorted once, into sorted[i][a][j] (the i-th smallest of
+// tile rows a .. a+K-1, column j), shared by the K windows that hold it.
+template <int K, class T, class V, int SORTED_PITCH>
+__device__ __forceinline__ void sort_tile_columns(const T* tile, V (&sorted)[K][kMedianTileHeight][SORTED_PITCH]) {
+  constexpr int PITCH = kMedianTileWidth + 2 * (K / 2);  // the tile's
+  const int threads = int(blockDim.x * blockDim.y), thread = int(threadIdx.y * blockDim.x + threadIdx.x);
+  for (int e = thread; e < kMedianTileHeight * PITCH; e += threads) {
+    const int a = e / PITCH, j = e % PITCH;
+    V column[K];
+#pragma unroll
+    for (int i = 0; i < K; ++i) column[i] = tile[(a + i) * PITCH + j];
+    run_network(ColumnSortNetwork<K>{}, column);
+#pragma unroll
+    for (int i = 0; i < K; ++i) sorted[i][a][j] = column[i];
+  }
+  __syncthreads();  // every sorted column is in before a window reads it
+}
+
 template <class T, int K>
 __global__ void median_network(const T* in, T* out, int height, int width, MedianSettings settings) {
   using V = typename MedianWord<T>::type;
@@ -235,17 +254,7 @@ __global__ void median_network(const T* in, T* out, int height, int width, Media
   const std::size_t frame_offset = std::size_t(blockIdx.z) * height * width;
   load_tile(in + frame_offset, height, width, R, tile, PITCH, ROWS);
 
-  const int threads = int(blockDim.x * blockDim.y), thread = int(threadIdx.y * blockDim.x + threadIdx.x);
-  for (int e = thread; e < kMedianTileHeight * PITCH; e += threads) {
-    const int a = e / PITCH, j = e % PITCH;
-    V column[K];
-#pragma unroll
-    for (int i = 0; i < K; ++i) column[i] = tile[(a + i) * PITCH + j];
-    run_network(ColumnSortNetwork<K>{}, column);
-#pragma unroll
-    for (int i = 0; i < K; ++i) sorted[i][a][j] = column[i];
-  }
-  __syncthreads();  // every sorted column is in before a window reads it
+  sort_tile_columns<K>(tile, sorted);
 
   // This thread's two windows: tile row a, columns 2p and 2p + 1 (half a
   // warp on each of two rows).
@@ -310,17 +319,8 @@ __global__ void median_quads(const T* in, T* out, int height, int width, MedianS
   const std::size_t frame_offset = std::size_t(blockIdx.z) * height * width;
   load_tile(in + frame_offset, height, width, R, tile, PITCH, ROWS);
 
-  const int threads = int(blockDim.x * blockDim.y), thread = int(threadIdx.y * blockDim.x + threadIdx.x);
-  for (int e = thread; e < kMedianTileHeight * PITCH; e += threads) {
-    const int a = e / PITCH, j = e % PITCH;
-    V column[K];
-#pragma unroll
-    for (int i = 0; i < K; ++i) column[i] = tile[(a + i) * PITCH + j];
-    run_network(ColumnSortNetwork<K>{}, column);
-#pragma unroll
-    for (int i = 0; i < K; ++i) sorted[i][a][j] = column[i];
-  }
-  __syncthreads();  // every sorted column is in before a window reads it
+  sort_tile_columns<K>(tile, sorted);
+  const int thread = int(threadIdx.y * blockDim.x + threadIdx.x);
 
   // This thread's four windows: tile row a, columns 4q .. 4q + 3 (eight
   // quads a row; a warp's four rows fall in different banks).
