@@ -2,8 +2,9 @@
 // host outputs' and says why): each buffer CudaRung::device_buffer makes is
 // followed by a zone of a known pattern, checked after each download, so
 // that a kernel writing past the end of its buffer fails the check, naming
-// the buffer and how far past the end it wrote. The rung planted here is
-// vector_add's kernel with its bounds test written i <= n instead of i < n.
+// the buffer and how far past the end it wrote. The rung planted here
+// launches vector_add's own kernel with n + 1 for n: the off-by-one in the
+// host code that a participant can make.
 // A binary of its own, like test_guard_zones.cpp's; skipped where there is
 // no GPU to run it on.
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "kernels/vector_add/vector_add.cuh"
 #include "ladder/backends.hpp"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
@@ -20,13 +22,6 @@
 
 namespace ladder {
 namespace {
-
-// c = a + b, one element too far: c[n] lies in d_c's guard zone (and a[n]
-// and b[n], read, in theirs: harmless).
-__global__ void add_one_past_the_end(const float* a, const float* b, float* c, std::size_t n) {
-  const std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  if (i <= n) c[i] = a[i] + b[i];
-}
 
 class TestOnlyCudaOnePastTheEnd final : public CudaRung {
  public:
@@ -43,9 +38,12 @@ class TestOnlyCudaOnePastTheEnd final : public CudaRung {
     copy_to_device(d_a_, a_);
     copy_to_device(d_b_, b_);
   }
+  // c = a + b, one element too far: c[n] lies in d_c's guard zone (and a[n]
+  // and b[n], read, in theirs: harmless).
   void compute() override {
-    const auto blocks = static_cast<unsigned>(ceil_div(c_.size() + 1, kThreads));
-    add_one_past_the_end<<<blocks, kThreads, 0, stream()>>>(d_a_.data(), d_b_.data(), d_c_.data(), c_.size());
+    const std::size_t n = c_.size() + 1;
+    const auto blocks = static_cast<unsigned>(ceil_div(ceil_div(n, std::size_t{4}), std::size_t{kThreads}));
+    vector_add<<<blocks, kThreads, 0, stream()>>>(d_a_.data(), d_b_.data(), d_c_.data(), n);
     LADDER_CUDA_CHECK_LAUNCH();
   }
   void download() override { copy_to_host(c_, d_c_); }
