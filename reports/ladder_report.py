@@ -718,8 +718,9 @@ def scaling_charts(results, directory, written):
 
 
 def distributed(row):
-    """A rung that shares its work among the MPI ranks (mpi, cuda_nccl); the others run on rank 0 alone."""
-    return row["backend"] == "mpi" or row["rung"].endswith("_nccl")
+    """A rung that shares its work among the MPI ranks (mpi*, cuda_nccl*: the build's naming rule, as
+    shares_work_among_ranks() in bench/src/registry.cpp); the others run on rank 0 alone."""
+    return row["backend"] == "mpi" or row["rung"].startswith("cuda_nccl")
 
 
 def ranks_series(entries):
@@ -851,7 +852,7 @@ def fit_network(context):
 
 def network_of(row):
     """The network a distributed rung's messages take: NCCL between GPUs, else MPI."""
-    return "nccl" if row["rung"].endswith("_nccl") else "mpi"
+    return "nccl" if row["rung"].startswith("cuda_nccl") else "mpi"
 
 
 def communication_time(messages, fit, ranks):

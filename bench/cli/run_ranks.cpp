@@ -234,7 +234,7 @@ void print_ranks_scaling(const nlohmann::json& results, bool weak) {
   for (const auto& entry : results) {
     for (const auto& row : entry["rungs"]) {
       const std::string rung = row["rung"];
-      if (row["status"] != "ok" || (row["backend"] != "mpi" && !rung.ends_with("_nccl"))) continue;
+      if (row["status"] != "ok" || !shares_work_among_ranks(rung)) continue;
       const int ranks = entry["ranks"];
       const auto key = std::make_pair(entry["exercise"].get<std::string>(), rung);
       if (!first.count(key)) first[key] = {ranks, row["timings"]};

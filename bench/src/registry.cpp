@@ -86,6 +86,11 @@ Backend backend_of(const std::string& rung) {
   return Backend::host;
 }
 
+bool has_gpu_per_rank(const std::string& rung) { return rung.rfind("cuda_nccl", 0) == 0; }
+bool shares_work_among_ranks(const std::string& rung) {
+  return has_gpu_per_rank(rung) || backend_of(rung) == Backend::mpi;
+}
+
 Availability backend_availability(Backend backend, const RunOptions& options) {
   switch (backend) {
     case Backend::host: return {true, ""};
@@ -107,7 +112,7 @@ Availability rung_availability(const std::string& exercise, const std::string& r
   const RungEntry* entry = find_rung(exercise, rung, track);
   Availability backend = backend_availability(entry ? entry->backend : backend_of(rung), options);
   // A rung with a GPU for every MPI rank (cuda_nccl) needs as many GPUs as ranks on this machine.
-  if (backend.available && rung.ends_with("_nccl")) {
+  if (backend.available && has_gpu_per_rank(rung)) {
     const int ranks = mpi_ranks_on_this_machine(), gpus = static_cast<int>(cuda_devices().size());
     if (ranks > gpus)
       return {false, "needs a GPU for each MPI rank: " + std::to_string(ranks) + " ranks on this machine, " +

@@ -54,6 +54,13 @@ std::vector<std::string> registered_rungs(const std::string& exercise, const std
 // Backend of a rung that may not be built here, from its name's prefix.
 Backend backend_of(const std::string& rung);
 
+// The many-device rungs, by the same naming rule as the build's
+// (solutions/CMakeLists.txt): cuda_nccl* has a GPU for each MPI rank, and
+// it and mpi* share their work among the ranks; every other rung runs on
+// rank 0 alone.
+bool has_gpu_per_rank(const std::string& rung);
+bool shares_work_among_ranks(const std::string& rung);
+
 struct Availability {
   bool available = false;
   std::string reason;  // why not, when not
