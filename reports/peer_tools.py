@@ -7,9 +7,12 @@ A peer whose result is not the reference array itself (primesieve's count) or is
 tolerance returns (timer, output, compare) instead, compare(got, expected) -> (ok, detail), where
 expected maps the reference's output names to arrays.
 """
+import json
 import math
 import os
 import statistics
+import subprocess
+import tempfile
 import time
 
 import numpy as np
@@ -17,7 +20,8 @@ import numpy as np
 
 def median_interval(samples):
     """Half the width of the median's 95 % interval, over the median: distribution-free, from the order
-    statistics n/2 -+ 0.98 sqrt(n), as the harness computes it (bench/src/harness.cpp, summarise())."""
+    statistics n/2 -+ 0.98 sqrt(n), as the harness computes it (bench/src/harness.cpp, summarise()). Only
+    for the samples of several replicates pooled here; one replicate's statistics come from `ladder pace`."""
     ordered = sorted(samples)
     n = len(ordered)
     median = statistics.median(ordered)
@@ -28,39 +32,63 @@ def median_interval(samples):
 
 
 def summarise(samples):
+    """The statistics of replicates' samples pooled, as the harness pools its rungs' (merge_replicates)."""
     mean = statistics.fmean(samples)
     return {"median_s": statistics.median(samples), "min_s": min(samples), "max_s": max(samples), "mean_s": mean,
             "cv": statistics.pstdev(samples) / mean if mean > 0 else 0.0, "median_interval": median_interval(samples),
             "repetitions": len(samples), "samples_s": samples}
 
 
-# The timing policy is the harness's: `ladder run` records it in the results (context.timing_policy), and
-# the peers of that run are held to the same numbers. Batches beyond the first stop at this many, as in
-# bench/include/ladder/harness.hpp (TimingPolicy::kMaxBatches), where a run does not record it.
-MAX_BATCHES = 4
+STATISTICS = ("median_s", "min_s", "max_s", "mean_s", "cv", "median_interval", "repetitions", "samples_s")
 
 
-def measure(once, policy):
-    """Samples of once() (which returns seconds) by the harness's rule (bench/src/harness.cpp, measure()): a
-    pilot, not kept, sizes the first batch to min_time_s within [min_repetitions, max_repetitions] and to half
-    the time budget (a rung's compute figure gets half: the other half is its transfer figure), at least 3;
-    more batches while the median's 95 % interval is wider than noise_target, up to max_batches batches,
-    max_repetitions samples or half the budget."""
-    min_time, budget = policy["min_time_s"], policy["time_budget_s"] / 2
-    least, most = policy["min_repetitions"], policy["max_repetitions"]
-    pilot = max(once(), 1e-9)
-    batch = min(max(math.ceil(min_time / pilot), least), most)
-    batch = max(min(batch, int(budget / pilot)), min(3, least))
-    samples, spent = [], 0.0
-    for batches in range(1, policy.get("max_batches", MAX_BATCHES) + 1):
-        new = [once() for _ in range(batch)]
-        samples += new
-        spent += sum(new)
-        per_sample = spent / len(samples)
-        if (median_interval(samples) <= policy["noise_target"] or len(samples) + batch > most
-                or spent + per_sample * batch > budget):
-            break
-    return samples
+def measure(once, policy, ladder):
+    """Times once() (which returns seconds) as the harness times a rung, by the harness itself: `ladder pace`
+    runs its measure() under `policy` (a run's context.timing_policy) and asks for each sample, the pilot
+    first, with a line `sample`, answered with once()'s seconds; it ends with `done {statistics}`. Returns
+    those statistics (median_s, min_s, max_s, mean_s, cv, median_interval, repetitions, samples_s: the kept
+    samples), so that the peers' figures are the harness's. RuntimeError naming `ladder pace` and what it
+    printed where it fails or answers otherwise."""
+    command = [ladder, "pace", "--policy", json.dumps(policy)]
+    with tempfile.TemporaryFile("w+") as errors:
+        def failure(what):
+            child.kill()
+            child.wait()
+            try:
+                child.stdin.close()  # what is left unsent goes nowhere
+            except OSError:
+                pass
+            errors.seek(0)
+            said = errors.read().strip()
+            return RuntimeError(f"`ladder pace` ({ladder}) {what}" + (f"; it said: {said}" if said else ""))
+
+        try:
+            child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, text=True)
+        except OSError as error:
+            raise RuntimeError(f"`ladder pace` ({ladder}) could not start: {error}") from error
+        with child:
+            for line in child.stdout:
+                if line == "sample\n":
+                    try:
+                        child.stdin.write(f"{float(once())!r}\n")
+                        child.stdin.flush()
+                    except BrokenPipeError:
+                        raise failure("stopped while a sample was sent") from None
+                    except BaseException:
+                        child.kill()
+                        raise
+                    continue
+                try:
+                    done = json.loads(line[len("done "):]) if line.startswith("done ") else None
+                except ValueError:
+                    done = None
+                if not isinstance(done, dict) or any(key not in done for key in STATISTICS):
+                    raise failure(f"printed {line.strip()[:200]!r}, expected `sample` or `done {{statistics}}`")
+                child.stdin.close()
+                if child.wait() != 0:
+                    raise failure(f"exited {child.returncode} after `done`")
+                return {key: done[key] for key in STATISTICS}
+            raise failure(f"exited {child.wait()} before `done`")
 
 
 def host_timer(function):

@@ -13,10 +13,10 @@ as skipped, with the reason.
 Host peers are timed with a steady clock, GPU peers (CuPy) with CUDA events
 on data already on the device (compute-only), with the L2 cache evicted
 before each repetition as the suite does. Each peer is repeated by the
-rungs' own rule and policy (peer_tools.measure(): the same minimum time,
-repetitions, noise target and time budget, read from the run's recorded
-context.timing_policy), and timed in as many interleaved replicates as the
-run's rungs were.
+rungs' own rule and policy: the harness decides, through `ladder pace`
+(peer_tools.measure()), under the run's recorded context.timing_policy
+(the same minimum time, repetitions, noise target and time budget), and
+the peer is timed in as many interleaved replicates as the run's rungs were.
 """
 import argparse
 import importlib.util
@@ -71,12 +71,12 @@ def run_peers(ladder, entry, policy):
                 continue
             timer, output, *custom = make()
             compare = custom[0] if custom else compare_arrays
-            samples = measure(timer, policy)
+            compute = measure(timer, policy, ladder)
             ok, detail = compare(output(), expected if custom else next(iter(expected.values())))
             row.update(status="ok" if ok else "failed", check={"ok": bool(ok), "detail": detail},
-                       timings={"compute": summarise(samples)})
+                       timings={"compute": compute})
             rows.append(row)
-            print(f"  peer {entry['exercise']}: {name:45} {row['status']:7} {statistics.median(samples) * 1e3:9.3f} ms")
+            print(f"  peer {entry['exercise']}: {name:45} {row['status']:7} {compute['median_s'] * 1e3:9.3f} ms")
     return rows
 
 

@@ -16,10 +16,14 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <sstream>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "ladder/harness.hpp"
 #include "ladder/npy.hpp"
 #include "run_ladder.hpp"
 
@@ -118,7 +122,7 @@ class CliTest : public ::testing::Test {
 };
 
 TEST_F(CliTest, UnknownCommandExerciseRungAndOption) {
-  expect_refused("frobnicate", "unknown command 'frobnicate' (accepted: list, devices, run, check, solve, generate, report, compare, reproduce)");
+  expect_refused("frobnicate", "unknown command 'frobnicate' (accepted: list, devices, run, check, solve, generate, report, compare, reproduce, pace)");
   expect_refused("run no_such_exercise", "unknown exercise 'no_such_exercise' (accepted: ");
   expect_refused("run vector_add --variants serial,quantum", "unknown rung 'quantum' for vector_add (accepted: naive");
   expect_refused("run vector_add --fast", "unknown option --fast");
@@ -550,6 +554,107 @@ TEST_F(CliTest, TwoRunsWithOneSeedDifferOnlyInTimings) {
   Outcome writing = ladder(run + " --evict-by-writing --out writing.json");
   ASSERT_EQ(writing.exit_code, 0) << writing.output;
   EXPECT_EQ(nlohmann::json::parse(std::ifstream(path("writing.json")))["context"]["l2_eviction_by"], "writing");
+}
+
+
+// `ladder pace`: the harness's repetition rule for a timer in another process
+// (the peers'). Its answers come from a file here: each `sample` it prints
+// takes the next line.
+class PaceTest : public CliTest {
+ protected:
+  struct Paced {
+    Outcome outcome;
+    long asked = 0;       // `sample` lines: the pilot and every kept sample
+    nlohmann::json done;  // the `done` line's statistics
+  };
+  Paced pace(const nlohmann::json& policy, const std::vector<double>& answers) const {
+    std::ofstream file(path("answers.txt"));
+    file.precision(17);
+    for (double seconds : answers) file << seconds << '\n';
+    file.close();
+    Paced paced;
+    paced.outcome = ladder("pace --policy '" + policy.dump() + "' < answers.txt");
+    std::istringstream lines(paced.outcome.output);
+    for (std::string line; std::getline(lines, line);)
+      if (line == "sample")
+        ++paced.asked;
+      else if (line.rfind("done ", 0) == 0)
+        paced.done = nlohmann::json::parse(line.substr(5));
+      else
+        ADD_FAILURE() << "not the protocol: " << line;
+    return paced;
+  }
+  static nlohmann::json policy(double min_time, int least, int most, double budget = 60) {
+    return {{"min_time_s", min_time}, {"min_repetitions", least}, {"max_repetitions", most},
+            {"noise_target", 0.01},   {"time_budget_s", budget}};
+  }
+  // 1, 1.33, 1.67, ... 3 ms over and over: the median never within +-1 %.
+  static std::vector<double> noisy() {
+    std::vector<double> seconds;
+    for (int i = 0; i < 5000; ++i) seconds.push_back(1e-3 * (1 + (i % 7) / 3.0));
+    return seconds;
+  }
+};
+
+TEST_F(PaceTest, ASteadyTimerGetsOneBatchSizedByThePilot) {
+  const std::vector<double> steady(5000, 0.0625);
+  // min_time / pilot = 8 repetitions, within [5, 1000]; kept, after the pilot.
+  Paced eight = pace(policy(0.5, 5, 1000), steady);
+  ASSERT_EQ(eight.outcome.exit_code, 0) << eight.outcome.output;
+  EXPECT_EQ(eight.asked, 1 + 8);
+  EXPECT_EQ(eight.done["repetitions"], 8);
+  EXPECT_EQ(eight.done["samples_s"], nlohmann::json(std::vector<double>(8, 0.0625)));
+  EXPECT_EQ(eight.done["median_s"], 0.0625);
+  EXPECT_EQ(eight.done["median_interval"], 0);
+  // Clamped to min_repetitions and to max_repetitions.
+  EXPECT_EQ(pace(policy(0.125, 5, 1000), steady).done["repetitions"], 5);
+  EXPECT_EQ(pace(policy(100, 5, 20), steady).done["repetitions"], 20);
+}
+
+TEST_F(PaceTest, ANoisyTimerGetsMoreBatchesUpToTheCaps) {
+  Paced four = pace(policy(0, 5, 1000), noisy());
+  ASSERT_EQ(four.outcome.exit_code, 0) << four.outcome.output;
+  EXPECT_EQ(four.done["repetitions"], 5 * TimingPolicy::kMaxBatches);
+  EXPECT_EQ(four.asked, 1 + 5 * TimingPolicy::kMaxBatches);
+  EXPECT_GT(four.done["median_interval"].get<double>(), 0.01);
+  // No batch past max_repetitions: two batches of 5 within 12.
+  EXPECT_EQ(pace(policy(0, 5, 12), noisy()).done["repetitions"], 10);
+  // A tiny time budget: one batch, of 3.
+  EXPECT_EQ(pace(policy(1, 5, 1000, 1e-9), noisy()).done["repetitions"], 3);
+}
+
+TEST_F(PaceTest, ABadPolicyOrAnswerIsRefused) {
+  const nlohmann::json good = policy(0, 5, 1000);
+  expect_refused("pace", "--policy");
+  expect_refused("pace --policy '{not json'", "expected a JSON object");
+  expect_refused("pace --policy '[1, 2]'", "expected a JSON object");
+  for (const auto& [key, value, fragment] : std::vector<std::tuple<std::string, nlohmann::json, std::string>>{
+           {"noise_target", -0.01, "noise_target"},
+           {"time_budget_s", 0, "time_budget_s"},
+           {"min_time_s", "0.2", "min_time_s"},
+           {"min_repetitions", 2.5, "min_repetitions"},
+           {"max_repetitions", 4, "max_repetitions"},
+           {"max_batches", 7, "max_batches"},
+           {"progress_every", 10, "unknown key \"progress_every\""}}) {
+    nlohmann::json bad = good;
+    bad[key] = value;
+    expect_refused("pace --policy '" + bad.dump() + "'", fragment);
+  }
+  nlohmann::json missing = good;
+  missing.erase("time_budget_s");
+  expect_refused("pace --policy '" + missing.dump() + "'", "\"time_budget_s\" is missing");
+  nlohmann::json recorded = good;
+  recorded["max_batches"] = TimingPolicy::kMaxBatches;
+  EXPECT_EQ(pace(recorded, noisy()).outcome.exit_code, 0);
+  // An answer that is not a number of seconds, and answers that run out.
+  for (const auto& [answers, fragment] : std::vector<std::pair<std::string, std::string>>{
+           {"0.001\nabc\n", "got 'abc'"}, {"0.001\n-1\n", "got '-1'"}, {"0.001\n0.001\n", "stdin ended"}}) {
+    std::ofstream(path("answers.txt")) << answers;
+    Outcome outcome = ladder("pace --policy '" + good.dump() + "' < answers.txt");
+    EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+    EXPECT_NE(outcome.output.find(fragment), std::string::npos) << outcome.output;
+    EXPECT_EQ(outcome.output.find("done"), std::string::npos) << outcome.output;
+  }
 }
 
 }  // namespace

@@ -160,19 +160,49 @@ with tempfile.TemporaryDirectory() as directory:
     sys.path.insert(0, str(Path(__file__).parent.parent / "reports"))
     from peers import run_policy, run_time_budget
     from peer_tools import measure, median_interval
-    # One timing policy: the peers follow the run's recorded policy, by the harness's rule.
+    # One timing policy: the peers follow the run's recorded policy, and `ladder pace` (the harness's own
+    # rule) decides their repetitions: measure() returns what it decided, with its statistics.
     recorded = json.loads(fresh.read_text())
     check(run_policy(recorded)["min_repetitions"] == recorded["context"]["timing_policy"]["min_repetitions"],
           "the peers read the run's timing policy")
     policy = {"min_time_s": 0, "min_repetitions": 5, "max_repetitions": 1000, "noise_target": 0.01,
               "time_budget_s": 60}
-    steady = measure(lambda: 1e-3, policy)
-    check(len(steady) == 5, f"a steady peer stops after its first batch of 5, not {len(steady)}")
-    noise = iter([1e-3 * (1 + (i % 7) / 3) for i in range(10000)])
-    noisy = measure(lambda: next(noise), policy)
-    check(len(noisy) == 20, f"a noisy peer gets four batches of 5, not {len(noisy)}")
+    steady = measure(lambda: 1e-3, policy, ladder)
+    check(steady["samples_s"] == [1e-3] * 5 and steady["repetitions"] == 5 and steady["median_s"] == 1e-3,
+          f"a steady peer stops after its first batch of 5, not {steady['samples_s']}")
+    answers = [1e-3 * (1 + (i % 7) / 3) for i in range(100)]
+    noise = iter(answers)
+    noisy = measure(lambda: next(noise), policy, ladder)
+    check(noisy["samples_s"] == answers[1:21], f"a noisy peer gets four batches of 5 after the pilot, not {noisy}")
+    paced = subprocess.run([ladder, "pace", "--policy", json.dumps(policy)], capture_output=True, text=True,
+                           input="".join(f"{seconds!r}\n" for seconds in answers))
+    lines = paced.stdout.splitlines()
+    check(paced.returncode == 0 and lines[:21] == ["sample"] * 21 and lines[21].startswith("done ")
+          and noisy == json.loads(lines[21][len("done "):]),
+          f"measure() returns what `ladder pace` decides for the same answers: {paced.stdout[-300:]} {paced.stderr}")
+    try:
+        measure(lambda: 1e-3, dict(policy, noise_target=-1), ladder)
+        check(False, "a bad policy should raise")
+    except RuntimeError as error:
+        check("`ladder pace`" in str(error) and "noise_target" in str(error),
+              f"a bad policy's error names ladder pace and what it said: {error}")
+    try:
+        measure(lambda: 1e-3, policy, sys.executable)  # not ladder: `python pace` fails at once
+        check(False, "a child that is not ladder pace should raise")
+    except RuntimeError as error:
+        check("`ladder pace`" in str(error) and "pace" in str(error).split("said:")[-1],
+              f"a failed child's error names ladder pace and what it printed: {error}")
+    chatty = d / "chatty"  # a child that answers otherwise
+    chatty.write_text("#!/bin/sh\necho 'progress: 10 %'\n")
+    chatty.chmod(0o755)
+    try:
+        measure(lambda: 1e-3, policy, str(chatty))
+        check(False, "a child that prints garbage should raise")
+    except RuntimeError as error:
+        check("`ladder pace`" in str(error) and "progress: 10 %" in str(error),
+              f"garbage from the child is named in the error: {error}")
     check(abs(median_interval([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) - 8 / 11) < 1e-12,
-          "the median's interval as the harness computes it: (x[9] - x[1]) / (2 x 5.5) for 10 samples")
+          "pooled replicates' median interval as the harness computes it: (x[9] - x[1]) / (2 x 5.5) for 10 samples")
     check(run_time_budget({"context": {"command_line": "ladder run --size large --time-budget 10"}}) == 10,
           "the peers take the run's --time-budget")
     check(run_time_budget({"context": {"command_line": "ladder run"}}) == 60, "else ladder run's default, 60 s")

@@ -61,6 +61,7 @@ void refuse_unless_memory_suffices(const Problem& problem, const Params& params,
 int command_list(const Arguments& args);       // list.cpp
 int command_devices(const Arguments& args);    // list.cpp
 int command_run(const Arguments& args);        // run.cpp
+int command_pace(const Arguments& args);       // run.cpp
 // `ladder run --sweep ranks=V1,V2 [--weak]`, for command_run.
 int run_over_ranks(const Arguments& args, const std::string& values, const std::string& out);  // run_ranks.cpp
 int command_check(const Arguments& args);      // check.cpp

@@ -35,6 +35,9 @@ const std::vector<CommandSpec> kCommands = {
                                  "each run's replicates (ladder run --replicates N)", command_compare},
     {"reproduce", "RUN", "rerun a reference run (a results file or a folder of\n"
                          "them, e.g. reports/runs/...) here, and compare", command_reproduce},
+    {"pace", "", "the harness's repetition rule for a timer in another\n"
+                 "process (the peers): prints `sample`, reads its seconds\n"
+                 "back, a line each, until `done {statistics JSON}`", command_pace},
 };
 // clang-format on
 
@@ -100,6 +103,9 @@ const std::vector<OptionSpec> kOptions = {
      "how far B/A may be from 1 and still count as the same, for device-timed\n"
      "figures (default 0.03)"},
     {"--host-floor", "F", {"compare", "reproduce"}, "the same for host-timed figures (default 0.05)"},
+    {"--policy", "JSON", {"pace"}, "a run's context.timing_policy: min_time_s, min_repetitions,\n"
+                                   "max_repetitions, noise_target, time_budget_s[, max_batches]",
+     Occurrence::required},
     {"--cuda-device", "N", {}, "the CUDA device (or LADDER_CUDA_DEVICE)"},
     {"--opencl-device", "P:D", {}, "the OpenCL platform and device (or LADDER_OPENCL_DEVICE)"},
 };

@@ -2,9 +2,14 @@
 // each chosen rung (the harness), print the speed-up table and write the
 // results JSON with the run's context; --replicates N repeats it all,
 // interleaved, and reports the spread between the replicates. --sweep
-// ranks=V1,V2 is run_ranks.cpp's.
+// ranks=V1,V2 is run_ranks.cpp's. `ladder pace`: the harness's measure()
+// for a timer in another process (reports/peer_tools.py's peers).
+
+#include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
@@ -164,8 +169,8 @@ nlohmann::json measure_network(const std::vector<RunRequest>& requests, const Ru
   bool distributed = false, nccl = false;
   for (const auto& request : requests)
     for (const auto& rung : request.variants) {
-      distributed |= backend_of(rung) == Backend::mpi || rung.ends_with("_nccl");
-      nccl |= rung.ends_with("_nccl");
+      distributed |= shares_work_among_ranks(rung);
+      nccl |= has_gpu_per_rank(rung);
     }
   if (!distributed || mpi_job_ranks() == 1) return nullptr;
   nccl = nccl && backend_availability(Backend::cuda, options).available;
@@ -191,7 +196,96 @@ nlohmann::json measure_network(const std::vector<RunRequest>& requests, const Ru
   return measured;
 }
 
+// The timing policy `ladder pace --policy JSON` is given: the keys a run
+// records as context.timing_policy (run_context()), every one but
+// max_batches required, no other; UsageError naming the first bad one.
+TimingPolicy policy_from_json(const std::string& text) {
+  const nlohmann::json policy = nlohmann::json::parse(text, nullptr, false);
+  if (!policy.is_object()) throw UsageError("--policy " + text + ": expected a JSON object (context.timing_policy)");
+  const std::set<std::string> keys = {"min_time_s",   "min_repetitions", "max_repetitions",
+                                      "noise_target", "time_budget_s",   "max_batches"};
+  for (const auto& [key, value] : policy.items())
+    if (!keys.count(key))
+      throw UsageError("--policy: unknown key \"" + key +
+                       "\" (accepted: min_time_s, min_repetitions, max_repetitions, noise_target, time_budget_s, "
+                       "max_batches)");
+  auto number = [&](const char* key, double least, bool above) {
+    if (!policy.contains(key)) throw UsageError(std::string("--policy: \"") + key + "\" is missing");
+    const auto& value = policy[key];
+    if (!value.is_number() || !std::isfinite(value.get<double>()) ||
+        (above ? !(value.get<double>() > least) : value.get<double>() < least))
+      throw UsageError(std::string("--policy: \"") + key + "\": " + value.dump() + ", expected a number " +
+                       (above ? "above " : "of at least ") + nlohmann::json(least).dump());
+    return value.get<double>();
+  };
+  auto integer = [&](const char* key, long least) {
+    const double value = number(key, static_cast<double>(least), false);
+    if (!policy[key].is_number_integer() || value > 1e9)
+      throw UsageError(std::string("--policy: \"") + key + "\": " + policy[key].dump() + ", expected an integer from " +
+                       std::to_string(least) + " to 1000000000");
+    return static_cast<int>(value);
+  };
+  TimingPolicy result;
+  result.min_time = number("min_time_s", 0, false);
+  result.min_repetitions = integer("min_repetitions", 1);
+  result.max_repetitions = integer("max_repetitions", result.min_repetitions);
+  result.noise_target = number("noise_target", 0, false);
+  result.time_budget = number("time_budget_s", 0, true);
+  // The cap on batches is the harness's own constant, recorded by runs that say it.
+  if (policy.contains("max_batches") && integer("max_batches", 1) != TimingPolicy::kMaxBatches)
+    throw UsageError("--policy: \"max_batches\": " + policy["max_batches"].dump() + ", this ladder stops at " +
+                     std::to_string(TimingPolicy::kMaxBatches) + " batches (TimingPolicy::kMaxBatches)");
+  return result;
+}
+
 }  // namespace
+
+// `ladder pace --policy JSON`: measure() with the samples timed by the
+// parent, over stdin and stdout. Each sample: "sample" out, one line back
+// with its seconds. At the end: "done " and summarise()'s JSON of the kept
+// samples. Anything else the process prints goes to stderr, so that stdout
+// carries the protocol alone.
+int command_pace(const Arguments& args) {
+  if (!args.positional.empty()) throw UsageError("ladder pace takes no operands, given '" + args.positional[0] + "'");
+  if (!args.flag("--policy")) throw UsageError("ladder pace needs --policy JSON (a run's context.timing_policy)");
+  const TimingPolicy policy = policy_from_json(args.value("--policy"));
+  std::cout.flush();
+  FILE* protocol = fdopen(dup(STDOUT_FILENO), "w");
+  if (protocol == nullptr || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+    throw std::runtime_error("pace: cannot set stdout apart for the protocol");
+  std::string refused;  // what the parent sent that is not a sample's seconds
+  auto sample = [&] {
+    std::fputs("sample\n", protocol);
+    std::fflush(protocol);
+    std::string line;
+    if (!std::getline(std::cin, line)) refused = "stdin ended before a sample's seconds came";
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    char* end = nullptr;
+    const double seconds = refused.empty() ? std::strtod(line.c_str(), &end) : 0;
+    if (refused.empty() && (line.empty() || *end != '\0' || !std::isfinite(seconds) || seconds < 0))
+      refused = "expected a sample's seconds (a number of at least 0), got '" + line + "'";
+    if (!refused.empty()) throw UsageError("pace: " + refused);
+    return seconds;
+  };
+  nlohmann::json batches;  // Google Benchmark's records: not wanted here
+  Statistics statistics;
+  try {
+    statistics = measure("pace", policy, sample, batches);
+  } catch (const std::exception&) {
+    if (!refused.empty()) throw UsageError("pace: " + refused);  // measure() reports it as a device's error
+    throw;
+  }
+  const nlohmann::json done = {{"median_s", statistics.median},
+                               {"min_s", statistics.min},
+                               {"max_s", statistics.max},
+                               {"mean_s", statistics.mean},
+                               {"cv", statistics.cv},
+                               {"median_interval", statistics.median_interval},
+                               {"repetitions", statistics.samples.size()},
+                               {"samples_s", statistics.samples}};
+  std::fprintf(protocol, "done %s\n", done.dump().c_str());
+  return std::fclose(protocol) == 0 ? 0 : 4;
+}
 
 int command_run(const Arguments& args) {
   const RunOptions options = run_options(args);
