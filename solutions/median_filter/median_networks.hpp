@@ -329,40 +329,33 @@ constexpr std::vector<CompareExchange> network_of(int k, bool median) {
   if (median) return median_network(k);
   return sorting_network(k);
 }
+// A list made at compile time, as a std::array of its size (known there),
+// so that it can be a template argument.
+template <std::size_t N, class T>
+constexpr std::array<T, N> to_array(const std::vector<T>& list) {
+  std::array<T, N> fixed{};
+  std::copy(list.begin(), list.end(), fixed.begin());
+  return fixed;
+}
 template <int K>
 constexpr auto fixed_pair_median_network() {
-  std::array<CompareExchange, pair_median_network(K).size()> fixed{};
-  const std::vector<CompareExchange> network = pair_median_network(K);
-  std::copy(network.begin(), network.end(), fixed.begin());
-  return fixed;
+  return to_array<pair_median_network(K).size()>(pair_median_network(K));
 }
 template <int K>
 constexpr auto fixed_quad_shared_network() {
-  std::array<CompareExchange, quad_median_networks(K).shared.size()> fixed{};
-  const std::vector<CompareExchange> network = quad_median_networks(K).shared;
-  std::copy(network.begin(), network.end(), fixed.begin());
-  return fixed;
+  return to_array<quad_median_networks(K).shared.size()>(quad_median_networks(K).shared);
 }
 template <int K>
 constexpr auto fixed_quad_pair_network() {
-  std::array<CompareExchange, quad_median_networks(K).pair.size()> fixed{};
-  const std::vector<CompareExchange> network = quad_median_networks(K).pair;
-  std::copy(network.begin(), network.end(), fixed.begin());
-  return fixed;
+  return to_array<quad_median_networks(K).pair.size()>(quad_median_networks(K).pair);
 }
 template <int K>
 constexpr auto fixed_quad_shared_positions() {
-  std::array<int, quad_median_networks(K).shared_positions.size()> fixed{};
-  const std::vector<int> positions = quad_median_networks(K).shared_positions;
-  std::copy(positions.begin(), positions.end(), fixed.begin());
-  return fixed;
+  return to_array<quad_median_networks(K).shared_positions.size()>(quad_median_networks(K).shared_positions);
 }
 template <int K, bool median>
 constexpr auto fixed_network() {
-  std::array<CompareExchange, network_of(K, median).size()> fixed{};
-  const std::vector<CompareExchange> network = network_of(K, median);
-  std::copy(network.begin(), network.end(), fixed.begin());
-  return fixed;
+  return to_array<network_of(K, median).size()>(network_of(K, median));
 }
 
 }  // namespace ladder::median_filter
