@@ -98,7 +98,6 @@ std::vector<RunRequest> run_requests(const Arguments& args) {
   return requests;
 }
 
-
 std::string gigabytes_per_s(double bytes_per_s) {
   std::ostringstream text;
   text << std::fixed << std::setprecision(1) << bytes_per_s / 1e9 << " GB/s";
@@ -159,6 +158,17 @@ Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, cons
   };
   ceilings.cuda = device_ceilings(Backend::cuda, measure_cuda_ceilings);
   ceilings.opencl = device_ceilings(Backend::opencl, measure_opencl_ceilings);
+  // OpenCL's probe is a buffer copy alone. Where it ran on the GPU that CUDA
+  // measured (NVIDIA's platform names the device as CUDA does), the memory is
+  // the same: its ceiling is the better of the two probes.
+  if (ceilings.cuda && ceilings.opencl && !args.flag("--device-bandwidth") &&
+      ceilings.opencl->device.starts_with(ceilings.cuda->device + " (") &&
+      ceilings.cuda->copy_bytes_per_s > ceilings.opencl->copy_bytes_per_s) {
+    ceilings.opencl->copy_bytes_per_s = ceilings.cuda->copy_bytes_per_s;
+    ceilings.opencl->bandwidth_kernel = "CUDA's " + ceilings.cuda->bandwidth_kernel + ", the same GPU";
+    std::cerr << "  opencl device copy bandwidth: " << gigabytes_per_s(ceilings.opencl->copy_bytes_per_s)
+              << ", CUDA's probe of the same GPU\n";
+  }
   return ceilings;
 }
 
@@ -186,8 +196,8 @@ nlohmann::json measure_network(const std::vector<RunRequest>& requests, const Ru
         continue;
       }
       const auto& last = points.back();
-      std::cerr << ' ' << operation << ' ' << format_time(points.front()[1]) << " (4 B) to "
-                << format_time(last[1]) << " (" << last[0].get<double>() / (1 << 20) << " MiB, "
+      std::cerr << ' ' << operation << ' ' << format_time(points.front()[1]) << " (4 B) to " << format_time(last[1])
+                << " (" << last[0].get<double>() / (1 << 20) << " MiB, "
                 << gigabytes_per_s(last[0].get<double>() / last[1].get<double>()) << ')'
                 << (operation == std::string("exchange") ? ";" : "");
     }

@@ -484,6 +484,7 @@ DeviceCeilings measure_opencl_ceilings(const RunOptions& options) {
       if (i > 0) best = std::min(best, (end - start) * 1e-9);
     }
     ceilings.copy_bytes_per_s = 2.0 * bytes / best;
+    ceilings.bandwidth_kernel = "clEnqueueCopyBuffer, 512 MiB buffers";
   }
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
