@@ -317,7 +317,8 @@ with tempfile.TemporaryDirectory() as directory:
     ladder_report.plt.close(figure)
     # Every chart of the committed runs (the fixture, an H100 reference run's whole suite): each value label and
     # status box inside its panel, however many decades the panel spans.
-    reference = Path(__file__).parent.parent / "reports" / "runs" / "2026-11-26-h100-d" / "workshop" / "results-workshop.json.gz"
+    reference = (Path(__file__).parent.parent / "reports" / "runs" / "2026-11-27-h100" / "rerun" / "workshop" /
+                 "results-workshop.json.gz")
     for path in (Path(fixture), reference):
         committed = json.loads(read_results_text(path))
         add_vs_best_cpu(committed)
