@@ -223,9 +223,10 @@ __device__ __forceinline__ void run_network(NetworkSteps<steps...>, V (&v)[N]) {
   (network_step<steps>(v), ...);
 }
 
-// The k values of sorted[0..N] from the N = k - 1 values that two
-// vertically neighbouring columns share, sorted, and one more value x:
-// out[i] = max(s[i-1], min(s[i], x)), 2N min/max, two deep.
+// Sorted s[0..N-1] and one more value x, merged into sorted out[0..N]:
+// out[i] = max(s[i-1], min(s[i], x)), 2N min/max, two deep. (The i-th
+// smallest is s[i-1] where x lies below it, s[i] where x lies above that,
+// else x.)
 template <int N, class V>
 __device__ __forceinline__ void insert_into_sorted(const V (&s)[N], V x, V (&out)[N + 1]) {
   out[0] = min(s[0], x);
