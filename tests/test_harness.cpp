@@ -376,6 +376,32 @@ TEST(CeilingFractionTest, EachRowIsJudgedAgainstTheCeilingOfWhatBoundsIt) {
   EXPECT_FALSE(fraction_of_ceiling(ceilings, Backend::cuda, DeviceKind::gpu, work, timings).compute.has_value());
 }
 
+TEST(CeilingFractionTest, AnOpenClDeviceThatIsTheCudaGpuTakesTheBetterProbe) {
+  DeviceCeilings cuda{
+      .device = "NVIDIA H100 80GB HBM3", .copy_bytes_per_s = 3.3e12, .bandwidth_kernel = "STREAM add, 50 MiB arrays"};
+  DeviceCeilings opencl{.device = "NVIDIA H100 80GB HBM3 (NVIDIA CUDA)",
+                        .copy_bytes_per_s = 2.9e12,
+                        .bandwidth_kernel = "clEnqueueCopyBuffer, 512 MiB buffers"};
+  DeviceCeilings same = opencl;
+  EXPECT_TRUE(adopt_cuda_bandwidth_of_the_same_gpu(same, cuda));
+  EXPECT_EQ(same.copy_bytes_per_s, 3.3e12);
+  EXPECT_EQ(same.bandwidth_kernel, "CUDA's STREAM add, 50 MiB arrays, the same GPU");
+  // Another device (a CPU platform, another GPU model, a name without the
+  // platform), or a CUDA probe that found less: OpenCL keeps its own.
+  for (const char* other : {"cpu-skylake-avx512-Intel(R) Xeon(R) Processor", "NVIDIA H100 80GB HBM3e (NVIDIA CUDA)",
+                            "NVIDIA H100 80GB HBM3"}) {
+    DeviceCeilings elsewhere = opencl;
+    elsewhere.device = other;
+    EXPECT_FALSE(adopt_cuda_bandwidth_of_the_same_gpu(elsewhere, cuda)) << other;
+    EXPECT_EQ(elsewhere.copy_bytes_per_s, 2.9e12) << other;
+  }
+  DeviceCeilings slower = cuda;
+  slower.copy_bytes_per_s = 2.5e12;
+  DeviceCeilings kept = opencl;
+  EXPECT_FALSE(adopt_cuda_bandwidth_of_the_same_gpu(kept, slower));
+  EXPECT_EQ(kept.bandwidth_kernel, "clEnqueueCopyBuffer, 512 MiB buffers");
+}
+
 TEST(CeilingFractionTest, TheHostFp32RateIsMeasuredOnEveryThread) {
   // Finite, and above 10 MFLOP/s whatever the build: a sanitizer build at
   // -O0 does 300 MFLOP/s on the 2-core development machine, a release

@@ -158,17 +158,10 @@ Ceilings measure_ceilings(const Arguments& args, const RunOptions& options, cons
   };
   ceilings.cuda = device_ceilings(Backend::cuda, measure_cuda_ceilings);
   ceilings.opencl = device_ceilings(Backend::opencl, measure_opencl_ceilings);
-  // OpenCL's probe is a buffer copy alone. Where it ran on the GPU that CUDA
-  // measured (NVIDIA's platform names the device as CUDA does), the memory is
-  // the same: its ceiling is the better of the two probes.
   if (ceilings.cuda && ceilings.opencl && !args.flag("--device-bandwidth") &&
-      ceilings.opencl->device.starts_with(ceilings.cuda->device + " (") &&
-      ceilings.cuda->copy_bytes_per_s > ceilings.opencl->copy_bytes_per_s) {
-    ceilings.opencl->copy_bytes_per_s = ceilings.cuda->copy_bytes_per_s;
-    ceilings.opencl->bandwidth_kernel = "CUDA's " + ceilings.cuda->bandwidth_kernel + ", the same GPU";
+      adopt_cuda_bandwidth_of_the_same_gpu(*ceilings.opencl, *ceilings.cuda))
     std::cerr << "  opencl device copy bandwidth: " << gigabytes_per_s(ceilings.opencl->copy_bytes_per_s)
               << ", CUDA's probe of the same GPU\n";
-  }
   return ceilings;
 }
 

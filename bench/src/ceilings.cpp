@@ -279,4 +279,13 @@ CpuTicks read_cpu_ticks() {
   return ticks;
 }
 
+bool adopt_cuda_bandwidth_of_the_same_gpu(DeviceCeilings& opencl, const DeviceCeilings& cuda) {
+  if (cuda.device.empty() || !opencl.device.starts_with(cuda.device + " (") ||
+      cuda.copy_bytes_per_s <= opencl.copy_bytes_per_s)
+    return false;
+  opencl.copy_bytes_per_s = cuda.copy_bytes_per_s;
+  opencl.bandwidth_kernel = "CUDA's " + cuda.bandwidth_kernel + ", the same GPU";
+  return true;
+}
+
 }  // namespace ladder

@@ -58,4 +58,11 @@ struct DeviceCeilings {
 DeviceCeilings measure_cuda_ceilings(const RunOptions& options);
 DeviceCeilings measure_opencl_ceilings(const RunOptions& options);
 
+// OpenCL's bandwidth probe is a buffer copy alone. An OpenCL device that is
+// the GPU CUDA measured (NVIDIA's platform names it as CUDA does, then the
+// platform in brackets) has the same memory, so where CUDA's probe (STREAM
+// kernels too) found more, OpenCL's ceiling becomes CUDA's, named so.
+// Returns whether it did.
+bool adopt_cuda_bandwidth_of_the_same_gpu(DeviceCeilings& opencl, const DeviceCeilings& cuda);
+
 }  // namespace ladder
