@@ -154,6 +154,9 @@ def main():
         policy["min_time_s"] = args.min_time
     if not policy["time_budget_s"] > 0:
         fail(PROGRAM, f"--time-budget {policy['time_budget_s']}: give a number of seconds above 0")
+    if not RECIPES:  # a copy of reports/ without solutions/ beside it would time nothing, and say nothing
+        fail(PROGRAM, f"no peers found: each exercise's peers are {SOLUTIONS}/<exercise>/peers.py, and there are "
+                      "none (run peers.py from a whole checkout)")
     entries = [entry for entry in results["results"] if entry["exercise"] in RECIPES]
     replicates = args.replicates or max([entry.get("replicates", 1) for entry in entries] + [1])
     # Interleaved as `ladder run --replicates` does: every exercise once, then again.

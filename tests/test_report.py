@@ -7,6 +7,7 @@ panel and star the fastest rung; its slides are 1920 x 1080."""
 import csv
 import json
 import math
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -130,6 +131,14 @@ with tempfile.TemporaryDirectory() as directory:
                             "--ladder", ladder, "--min-time", "0.01"], capture_output=True, text=True)
     check(peers.returncode == 0, f"peers.py: {peers.stderr}")
     with_peers = json.loads(fresh.read_text())
+    # A copy of reports/ without solutions/ beside it (how a reference run once lost its peers) says so and
+    # stops, instead of timing nothing in silence.
+    alone = d / "alone" / "reports"
+    shutil.copytree(Path(__file__).parent.parent / "reports", alone, ignore=shutil.ignore_patterns("runs"))
+    lost = subprocess.run([sys.executable, str(alone / "peers.py"), str(fresh), "--ladder", ladder],
+                          capture_output=True, text=True)
+    check(lost.returncode == 2 and "no peers found" in lost.stderr,
+          f"peers.py without solutions/: exit {lost.returncode}, {lost.stderr!r}")
     check(all(e["peers"][0]["status"] == "ok" for e in with_peers["results"]), "the NumPy peer should run and match")
     report(fresh, d / "fresh")
     check_directory(with_peers, d / "fresh")
