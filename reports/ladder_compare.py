@@ -257,7 +257,14 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
         print(f"geometric mean of B/A (compute-only, {len(ratios)} rows): {geomean:.3f}", file=out)
     explained = sum(len(counts["as the machine"]) for counts in tally.values())
     if differ:
-        print("the runs differ", file=out)
+        # Which kind of figure differs: a reviewer of GPU kernels reads "every device-timed figure reproduces"
+        # differently from a kernel that changed.
+        kinds = [f"{len(tally[kind]['differ'])} {kind}-timed" for kind in ("device", "host") if tally[kind]["differ"]]
+        verdict = "the runs differ" + (": " + " and ".join(kinds) + " figure(s)" if kinds else "")
+        device = tally["device"]
+        if kinds and not device["differ"] and device["same"] + device["within noise"] + len(device["as the machine"]):
+            verdict += "; every device-timed figure reproduces"
+        print(verdict, file=out)
     elif explained:
         print(f"the runs agree, {explained} host figures only once the machines' measured difference is allowed for",
               file=out)

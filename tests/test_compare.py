@@ -56,6 +56,8 @@ with tempfile.TemporaryDirectory() as directory:
     expect(run, 1, "slower", "one rung 20 % slower is found")
     expect(run, 1, "1 differ: vector_add/serial compute 1.20x slower", "and named in the summary")
     expect(run, 1, "the runs differ", "and the verdict says so")
+    expect(run, 1, "the runs differ: 1 host-timed figure(s); every device-timed figure reproduces",
+           "and which kind of figure differs")
 
     # Replicates that vary by 30 % between themselves cannot tell 15 % apart.
     noisy_a, noisy_b = copy.deepcopy(results), copy.deepcopy(results)
