@@ -245,7 +245,7 @@ TimingPolicy policy_from_json(const std::string& text) {
 
 // `ladder pace --policy JSON`: measure() with the samples timed by the
 // parent, over stdin and stdout. Each sample: "sample" out, one line back
-// with its seconds. At the end: "done " and summarise()'s JSON of the kept
+// with its seconds. At the end: "done " and statistics_json() of the kept
 // samples. Anything else the process prints goes to stderr, so that stdout
 // carries the protocol alone.
 int command_pace(const Arguments& args) {
@@ -278,15 +278,7 @@ int command_pace(const Arguments& args) {
     if (!refused.empty()) throw UsageError("pace: " + refused);  // measure() reports it as a device's error
     throw;
   }
-  const nlohmann::json done = {{"median_s", statistics.median},
-                               {"min_s", statistics.min},
-                               {"max_s", statistics.max},
-                               {"mean_s", statistics.mean},
-                               {"cv", statistics.cv},
-                               {"median_interval", statistics.median_interval},
-                               {"repetitions", statistics.samples.size()},
-                               {"samples_s", statistics.samples}};
-  std::fprintf(protocol, "done %s\n", done.dump().c_str());
+  std::fprintf(protocol, "done %s\n", statistics_json(statistics).dump().c_str());
   return std::fclose(protocol) == 0 ? 0 : 4;
 }
 

@@ -35,17 +35,6 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 // TimingPolicy::progress_every seconds prints one (a slow naive rung takes minutes).
 Clock::time_point last_output = Clock::now();
 
-nlohmann::json to_json(const Statistics& s) {
-  return {{"median_s", s.median},
-          {"min_s", s.min},
-          {"max_s", s.max},
-          {"mean_s", s.mean},
-          {"cv", s.cv},
-          {"median_interval", s.median_interval},
-          {"repetitions", s.samples.size()},
-          {"samples_s", s.samples}};
-}
-
 // Google Benchmark reporter that keeps GB's own figures for the results
 // JSON and prints nothing: the harness prints its own table.
 class CollectingReporter : public benchmark::BenchmarkReporter {
@@ -287,7 +276,7 @@ nlohmann::json merge_replicates(const std::vector<nlohmann::json>& passes) {
         for (double sample : figures["samples_s"]) pooled.push_back(sample);
         medians.push_back(figures["median_s"]);
       }
-      timings[figure] = to_json(summarise(std::move(pooled)));
+      timings[figure] = statistics_json(summarise(std::move(pooled)));
       timings[figure]["replicate_medians_s"] = medians;
       timings[figure]["replicate_spread"] = replicate_spread(medians);
     }
@@ -511,16 +500,27 @@ nlohmann::json to_json(const RungTimings& t) {
                             {"transfer", to_json(fraction.transfer)},
                             {"transfer_bound_s", fraction.transfer_bound_s}};
   if (fraction.ceiling_operations_per_s > 0) ceiling["ceiling_operations_per_s"] = fraction.ceiling_operations_per_s;
-  return {{"compute", to_json(t.compute)},
-          {"transfer", to_json(t.transfer)},
-          {"upload", to_json(t.upload)},
-          {"download", to_json(t.download)},
+  return {{"compute", statistics_json(t.compute)},
+          {"transfer", statistics_json(t.transfer)},
+          {"upload", statistics_json(t.upload)},
+          {"download", statistics_json(t.download)},
           {"google_benchmark", t.google_benchmark},
           {"throughput", {{"bytes_per_s", t.bytes_per_s}, {"operations_per_s", t.operations_per_s}}},
           {"fraction_of_ceiling", ceiling}};
 }
 
 }  // namespace
+
+nlohmann::json statistics_json(const Statistics& s) {
+  return {{"median_s", s.median},
+          {"min_s", s.min},
+          {"max_s", s.max},
+          {"mean_s", s.mean},
+          {"cv", s.cv},
+          {"median_interval", s.median_interval},
+          {"repetitions", s.samples.size()},
+          {"samples_s", s.samples}};
+}
 
 // First which ceiling (an all-FP32 problem moves few bytes per operation:
 // its bandwidth fraction would say nothing; the host's FP32 rate or the

@@ -109,6 +109,8 @@ class CudaBuffer {
 };
 template <class T>
 using DeviceBuffer = CudaBuffer<T, Memory::device>;
+template <class T>
+using PinnedHostBuffer = CudaBuffer<T, Memory::pinned_host>;
 
 // Queues a read of every line of `scrubber` (twice the L2's size, zeroed),
 // which leaves the L2 full of clean lines: what the harness does before each
@@ -117,8 +119,6 @@ using DeviceBuffer = CudaBuffer<T, Memory::device>;
 // for the write-back of the lines a run before it left dirty.
 void evict_l2_by_reading(const DeviceBuffer<std::byte>& scrubber, const cudaDeviceProp& properties,
                          cudaStream_t stream);
-template <class T>
-using PinnedHostBuffer = CudaBuffer<T, Memory::pinned_host>;
 
 // A stream that does not wait for the legacy default stream
 // (cudaStreamNonBlocking), created on the current device. Destroying it

@@ -36,6 +36,9 @@ struct Statistics {
   std::vector<double> samples;
 };
 Statistics summarise(std::vector<double> samples);
+// A figure's statistics as the results JSON holds them (median_s, min_s,
+// max_s, mean_s, cv, median_interval, repetitions, samples_s).
+nlohmann::json statistics_json(const Statistics& statistics);
 std::string format_time(double seconds);  // "1.23 ms"
 
 // How many repetitions a figure gets. The first batch is enough for
