@@ -160,7 +160,11 @@ __global__ void __launch_bounds__(kSlidingLanes)
   };
 
   std::uint32_t ring_sums[kWindow][2] = {}, ring_centres[kWindow] = {};
-  std::uint64_t ring_squares[kWindow][2] = {};
+  // The rows' Σv², 64 bits each, would take 28 registers in a register ring:
+  // they wait in shared memory instead, so that more warps fit an SM.
+  __shared__ ulonglong2 ring_squares[kWindow][kSlidingLanes];
+#pragma unroll
+  for (int j = 0; j < kWindow; ++j) ring_squares[j][lane] = make_ulonglong2(0, 0);
   std::uint32_t sums[2] = {0, 0};  // the window's packed count and Σv, per column
   std::uint64_t squares[2] = {0, 0};
   RawPair own_ahead[kAhead], halo_ahead[kAhead];
@@ -202,11 +206,14 @@ __global__ void __launch_bounds__(kSlidingLanes)
       // Down: in with this row, out with the row 2K + 1 back (exact:
       // unsigned wrap-around cancels). The centres keep the two values
       // (0 where masked) in one word.
+      const ulonglong2 leaving = ring_squares[j][lane];
+      squares[0] += row_squares[0] - leaving.x;
+      squares[1] += row_squares[1] - leaving.y;
+      ring_squares[j][lane] = make_ulonglong2(row_squares[0], row_squares[1]);
 #pragma unroll
       for (int c = 0; c < 2; ++c) {
         sums[c] += row_sums[c] - ring_sums[j][c];
-        squares[c] += row_squares[c] - ring_squares[j][c];
-        ring_sums[j][c] = row_sums[c], ring_squares[j][c] = row_squares[c];
+        ring_sums[j][c] = row_sums[c];
       }
       ring_centres[j] = (own[0] & 0xFFFFu) | (own[1] << 16);
 

@@ -50,7 +50,7 @@ class DeviceLabellingRung : public CudaRung {
     count_roots<<<chunks_, kCountThreads, 0, stream()>>>(d_forest_.data(), n_, d_root_bits_.data(),
                                                          d_word_offsets_.data(), d_chunk_offsets_.data());
     LADDER_CUDA_CHECK_LAUNCH();
-    scan_chunk_counts<<<1, kCountThreads, 0, stream()>>>(d_chunk_offsets_.data(), chunks_);
+    scan_chunk_counts<<<1, kScanThreads, 0, stream()>>>(d_chunk_offsets_.data(), chunks_);
     LADDER_CUDA_CHECK_LAUNCH();
     number_components<<<ceil_div(n_, kNumberThreads), kNumberThreads, 0, stream()>>>(
         d_forest_.data(), d_labels_.data(), n_, d_root_bits_.data(), d_word_offsets_.data(), d_chunk_offsets_.data());

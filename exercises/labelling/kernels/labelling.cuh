@@ -35,8 +35,9 @@ constexpr int kTileWarps = 8;  // warp w takes the tile's rows w, w + 8, w + 16,
 constexpr int kRowsPerWarp = kTileHeight / kTileWarps;
 constexpr int kTileThreads = kTileWidth * kTileWarps;
 constexpr int kBorderThreads = 96;  // >= kTileWidth + 2 * (kTileHeight - 1): the pixels of a tile's borders
-constexpr int kChunk = 1024;        // pixels per block of count_roots, counts per pass of scan_chunk_counts
-constexpr int kCountThreads = 256;  // threads per block of count_roots and scan_chunk_counts: 4 pixels (counts) each
+constexpr int kChunk = 1024;        // pixels per block of count_roots
+constexpr int kCountThreads = 256;  // threads per block of count_roots: 4 pixels each
+constexpr int kScanThreads = 1024;  // threads of scan_chunk_counts' one block: 4 counts each, 4096 a pass
 
 // The neighbours a foreground pixel x unites with, from its scan mask:
 // a (up-left), b (up), c (up-right), d (left). d is always joined; the rest
@@ -170,15 +171,17 @@ __global__ void __launch_bounds__(kCountThreads)
 }
 
 // One block: counts[k] becomes the sum of counts[0..k). Each pass takes
-// kChunk counts, four consecutive ones per thread, and carries the running
-// total to the next pass.
-__global__ void __launch_bounds__(kCountThreads) scan_chunk_counts(int* counts, unsigned chunks) {
-  constexpr int kPerThread = kChunk / kCountThreads, kWarps = kCountThreads / 32;
+// four consecutive counts a thread, so that a warp reads 512 contiguous
+// bytes, and carries the running total to the next pass. One block works
+// alone and its time is the latency of its passes: 1024 threads take a
+// 4096² image's 16384 chunks in 4 passes.
+__global__ void __launch_bounds__(kScanThreads) scan_chunk_counts(int* counts, unsigned chunks) {
+  constexpr int kPerThread = 4, kWarps = kScanThreads / 32;
   __shared__ int warp_offsets[kWarps];
   __shared__ int carry;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (threadIdx.x == 0) carry = 0;
-  for (unsigned base = 0; base < chunks; base += kChunk) {
+  for (unsigned base = 0; base < chunks; base += kScanThreads * kPerThread) {
     const unsigned first = base + threadIdx.x * kPerThread;
     int values[kPerThread], sum = 0;
 #pragma unroll
