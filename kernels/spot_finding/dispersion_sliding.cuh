@@ -12,9 +12,10 @@
 //     on lane 0: the lanes at each end also load the pair of columns just
 //     past the other end of the strip, and hand that over instead of their
 //     own where a shuffle wraps.
-//   - Down: each lane keeps the last 2k + 1 row sums of its two columns in
-//     registers (the row loop is unrolled by 2k + 1, so the ring is indexed
-//     at compile time), adds the new row and subtracts the row 2k + 1 back.
+//   - Down: each lane keeps the last 2k + 1 row sums of its two columns
+//     (the row loop is unrolled by 2k + 1, so the ring is indexed at
+//     compile time), adds the new row and subtracts the row 2k + 1 back.
+//     Counts and Σv stay in registers, Σv² in shared memory.
 //
 // A pixel is packed into one 32-bit word, count in bits 26-31 and value in
 // bits 0-25, so one addition sums the count m and Σv together: a 7 × 7
@@ -238,11 +239,9 @@ __global__ void __launch_bounds__(kSlidingLanes)
 // A run's length is chosen for the whole grid to fill the GPU evenly. A
 // warp reads rows + 2k input rows for `rows` output rows, so long runs waste
 // less; but blocks run in waves of (resident blocks per SM) × (SMs), and a
-// last wave that is nearly empty costs as much as a full one. On the H100
-// the workshop stack's 17 strips × 32 frames come to 544 runs of 512 rows,
-// just over the 528 warps (16 per SM, by registers) one wave holds.
-// So this tries runs of 4 to 12 turns and takes the one with the least
-// (input rows per warp) × (waves).
+// last wave that is nearly empty costs as much as a full one (on the H100
+// a wave is 32 one-warp blocks an SM, 4224). So this tries runs of 4 to 12
+// turns and takes the one with the least (input rows per warp) × (waves).
 struct SlidingLaunch {
   dim3 grid;
   int rows = 0;
