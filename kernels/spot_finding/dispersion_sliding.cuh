@@ -32,7 +32,6 @@
 namespace {
 
 constexpr int kSlidingLanes = 32;
-constexpr int kSlidingColumns = 2 * kSlidingLanes;  // a warp's strip
 constexpr int kSlidingMaxK = 3;
 
 constexpr int kCountShift = 26;
@@ -86,52 +85,68 @@ __device__ __forceinline__ std::uint32_t squared(std::uint32_t p) {
   return v * v;  // < 2^32
 }
 
-// Two columns of one row as loaded: values, and mask bytes (0 or 1; the
-// problem refuses any other). What lies outside the frame reads as masked.
-struct RawPair {
-  std::uint32_t values = 0;  // column x in the low half, x + 1 in the high
-  std::uint32_t valid = 0;   // column x's mask byte in bits 0-7, x + 1's in bits 8-15
+// The columns a lane owns: four, so that the 2k neighbours a window
+// reaches across, the loads and the squares are shared by four outputs.
+constexpr int kLaneColumns = 4;
+constexpr int kSlidingColumns = kLaneColumns * kSlidingLanes;  // a warp's strip
+
+// A lane's columns of one row as loaded: values two to a word, and mask
+// bytes (0 or 1; the problem refuses any other). What lies outside the
+// frame reads as masked.
+struct RawColumns {
+  std::uint32_t values[kLaneColumns / 2] = {};  // column x + c in bits 16 (c % 2) of word c / 2
+  std::uint32_t valid = 0;                      // column x + c's mask byte in bits 8c
 };
 
-// The pair at offset `at` of image and mask; inside0/1: whether each column
-// is in the frame. kPairs: the width is even, so a pair at even x is one
-// 4-byte load of values and one 2-byte load of mask (and inside0 == inside1).
-template <bool kPairs>
-__device__ __forceinline__ RawPair fetch_pair(const std::uint16_t* __restrict__ image,
-                                              const std::uint8_t* __restrict__ mask, int at, bool inside0,
-                                              bool inside1) {
-  RawPair raw;
-  if (kPairs) {
-    if (inside0) {
-      raw.values = *reinterpret_cast<const std::uint32_t*>(image + at);
-      raw.valid = *reinterpret_cast<const std::uint16_t*>(mask + at);
+// The columns at offset `at` of image and mask; inside[c]: whether column
+// x + c is in the frame. kWhole: the width is a multiple of kLaneColumns,
+// so a lane's columns are one 8-byte load of values and one 4-byte load of
+// mask (all inside or all outside).
+template <bool kWhole>
+__device__ __forceinline__ RawColumns fetch_columns(const std::uint16_t* __restrict__ image,
+                                                    const std::uint8_t* __restrict__ mask, int at,
+                                                    const bool (&inside)[kLaneColumns]) {
+  RawColumns raw;
+  if (kWhole) {
+    if (inside[0]) {
+      const uint2 values = *reinterpret_cast<const uint2*>(image + at);
+      raw.values[0] = values.x, raw.values[1] = values.y;
+      raw.valid = *reinterpret_cast<const std::uint32_t*>(mask + at);
     }
   } else {
-    if (inside0) raw.values = image[at], raw.valid = mask[at];
-    if (inside1) raw.values |= std::uint32_t{image[at + 1]} << 16, raw.valid |= std::uint32_t{mask[at + 1]} << 8;
+#pragma unroll
+    for (int c = 0; c < kLaneColumns; ++c)
+      if (inside[c]) {
+        raw.values[c / 2] |= std::uint32_t{image[at + c]} << (16 * (c % 2));
+        raw.valid |= std::uint32_t{mask[at + c]} << (8 * c);
+      }
   }
   return raw;
 }
 
+// The value of column x + c (whether or not it is masked).
+__device__ __forceinline__ std::uint32_t value_of(const RawColumns& raw, int c) {
+  return (raw.values[c / 2] >> (16 * (c % 2))) & 0xFFFFu;
+}
+
 // The packed pixel (count 1 and value, or 0 where masked) of column x + c.
-__device__ __forceinline__ std::uint32_t packed(const RawPair& raw, int c) {
-  const std::uint32_t value = c == 0 ? raw.values & 0xFFFFu : raw.values >> 16;
-  const std::uint32_t valid = c == 0 ? raw.valid & 0xFFu : raw.valid >> 8;
-  return valid ? kOnePixel | value : 0u;
+__device__ __forceinline__ std::uint32_t packed(const RawColumns& raw, int c) {
+  return (raw.valid >> (8 * c)) & 0xFFu ? kOnePixel | value_of(raw, c) : 0u;
 }
 
 // image, mask, signal: frames of height × width (the whole stack under
 // 2^31 pixels, which the problem checks, so offsets are int). Grid: (strips
-// of 64 columns, runs of `rows` output rows, frames); block: one warp.
-// rows + 2K must be a multiple of 2K + 1 (whole turns of the unrolled loop).
-template <int K, bool kPairs>
+// of kSlidingColumns columns, runs of `rows` output rows, frames); block:
+// one warp. rows + 2K must be a multiple of 2K + 1 (whole turns of the
+// unrolled loop).
+template <int K, bool kWhole>
 __global__ void __launch_bounds__(kSlidingLanes)
     dispersion_sliding(const std::uint16_t* __restrict__ image, const std::uint8_t* __restrict__ mask,
                        std::uint8_t* __restrict__ signal, int height, int width, int rows, SlidingTest test) {
   static_assert(K >= 1 && K <= kSlidingMaxK, "the packed count holds at most 63 pixels: k <= 3");
   constexpr int kWindow = 2 * K + 1;
-  constexpr int kReach = (K + 1) / 2;  // lanes a shuffle reaches to either side
-  constexpr int kAhead = 2;            // rows loaded ahead of the one summed: loads in flight while it works
+  constexpr int kReach = (K + kLaneColumns - 1) / kLaneColumns;  // lanes a shuffle reaches to either side
+  constexpr int kAhead = 2;  // rows loaded ahead of the one summed: loads in flight while it works
 
   // root[m] for every count, in shared memory: lanes index it by their own m.
   __shared__ double root[kWindow * kWindow + 1];
@@ -139,36 +154,46 @@ __global__ void __launch_bounds__(kSlidingLanes)
   __syncwarp();
 
   const int lane = threadIdx.x;
-  const int x = blockIdx.x * kSlidingColumns + 2 * lane;  // this lane's columns: x and x + 1
-  const bool own0 = x < width, own1 = x + 1 < width;
-  // The pair this lane hands over where a shuffle wraps: the end lanes hold
-  // the columns just past the other end of the strip (other lanes load nothing).
+  const int x = blockIdx.x * kSlidingColumns + kLaneColumns * lane;  // this lane's columns: x ... x + 3
+  bool own_inside[kLaneColumns];
+#pragma unroll
+  for (int c = 0; c < kLaneColumns; ++c) own_inside[c] = x + c < width;
+  // The columns this lane hands over where a shuffle wraps: the end lanes
+  // hold the columns just past the other end of the strip (other lanes load
+  // nothing).
   const bool holds_halo = lane < kReach || lane >= kSlidingLanes - kReach;
   const int halo_x = lane < kSlidingLanes / 2 ? x + kSlidingColumns : x - kSlidingColumns;
-  const bool halo0 = holds_halo && halo_x >= 0 && halo_x < width;
-  const bool halo1 = holds_halo && halo_x + 1 >= 0 && halo_x + 1 < width;
+  bool halo_inside[kLaneColumns];
+#pragma unroll
+  for (int c = 0; c < kLaneColumns; ++c) halo_inside[c] = holds_halo && halo_x + c >= 0 && halo_x + c < width;
 
   // Input row first_row - K + i (i = 0, 1, ...) starts at offset frame_at +
   // row * width; the window of output row first_row + i - 2K is complete
   // once input row i is in.
   const int first_row = blockIdx.y * rows;
   const int frame_at = int(blockIdx.z) * height * width;
-  auto fetch_row = [&](int row, RawPair& own, RawPair& halo) {
+  auto fetch_row = [&](int row, RawColumns& own, RawColumns& halo) {
     const bool in_frame = row >= 0 && row < height;
     const int at = frame_at + row * width;
-    own = fetch_pair<kPairs>(image, mask, at + x, in_frame && own0, in_frame && own1);
-    halo = fetch_pair<kPairs>(image, mask, at + halo_x, in_frame && halo0, in_frame && halo1);
+    bool own_in[kLaneColumns], halo_in[kLaneColumns];
+#pragma unroll
+    for (int c = 0; c < kLaneColumns; ++c) own_in[c] = in_frame && own_inside[c], halo_in[c] = in_frame && halo_inside[c];
+    own = fetch_columns<kWhole>(image, mask, at + x, own_in);
+    halo = fetch_columns<kWhole>(image, mask, at + halo_x, halo_in);
   };
 
-  std::uint32_t ring_sums[kWindow][2] = {}, ring_centres[kWindow] = {};
-  // The rows' Σv², 64 bits each, would take 28 registers in a register ring:
-  // they wait in shared memory instead, so that more warps fit an SM.
-  __shared__ ulonglong2 ring_squares[kWindow][kSlidingLanes];
+  // The ring of the last 2K + 1 rows' sums: counts and Σv in registers; the
+  // Σv², 64 bits each, in shared memory (in registers they would leave
+  // room for fewer warps), each lane in its own slots.
+  std::uint32_t ring_sums[kWindow][kLaneColumns] = {}, ring_centres[kWindow][kLaneColumns / 2] = {};
+  __shared__ ulonglong2 ring_squares[kWindow][kLaneColumns / 2][kSlidingLanes];
 #pragma unroll
-  for (int j = 0; j < kWindow; ++j) ring_squares[j][lane] = make_ulonglong2(0, 0);
-  std::uint32_t sums[2] = {0, 0};  // the window's packed count and Σv, per column
-  std::uint64_t squares[2] = {0, 0};
-  RawPair own_ahead[kAhead], halo_ahead[kAhead];
+  for (int j = 0; j < kWindow; ++j)
+#pragma unroll
+    for (int h = 0; h < kLaneColumns / 2; ++h) ring_squares[j][h][lane] = make_ulonglong2(0, 0);
+  std::uint32_t sums[kLaneColumns] = {};  // the window's packed count and Σv, per column
+  std::uint64_t squares[kLaneColumns] = {};
+  RawColumns own_ahead[kAhead], halo_ahead[kAhead];
 #pragma unroll
   for (int a = 0; a < kAhead; ++a) fetch_row(first_row - K + a, own_ahead[a], halo_ahead[a]);
 
@@ -176,59 +201,77 @@ __global__ void __launch_bounds__(kSlidingLanes)
 #pragma unroll
     for (int j = 0; j < kWindow; ++j) {
       const int i = turn + j, row = first_row - K + i;
-      const RawPair own_raw = own_ahead[0], halo_raw = halo_ahead[0];
+      const RawColumns own_raw = own_ahead[0], halo_raw = halo_ahead[0];
 #pragma unroll
       for (int a = 0; a + 1 < kAhead; ++a) own_ahead[a] = own_ahead[a + 1], halo_ahead[a] = halo_ahead[a + 1];
       fetch_row(row + kAhead, own_ahead[kAhead - 1], halo_ahead[kAhead - 1]);
-      const std::uint32_t own[2] = {packed(own_raw, 0), packed(own_raw, 1)};
-      const std::uint32_t halo[2] = {packed(halo_raw, 0), packed(halo_raw, 1)};
-
-      // across[d + K]: the packed pixel of column x + d, d = -K ... K + 1.
-      // Column x + d sits in lane lane + floor(d / 2), as its (d & 1)th.
-      std::uint32_t across[2 * K + 2];
-      across[K] = own[0], across[K + 1] = own[1];
+      std::uint32_t own[kLaneColumns], halo[kLaneColumns];
 #pragma unroll
-      for (int d = -K; d <= K + 1; ++d) {
-        if (d == 0 || d == 1) continue;
-        const int shift = d >= 0 ? d / 2 : -((1 - d) / 2);  // floor(d / 2)
+      for (int c = 0; c < kLaneColumns; ++c) own[c] = packed(own_raw, c), halo[c] = packed(halo_raw, c);
+
+      // across[d + K]: the packed pixel of column x + d, d = -K ... K + 3.
+      // Column x + d sits in lane lane + floor(d / 4), as its (d mod 4)th.
+      constexpr int kAcross = kLaneColumns + 2 * K;
+      std::uint32_t across[kAcross];
+#pragma unroll
+      for (int d = -K; d < kLaneColumns + K; ++d) {
+        if (d >= 0 && d < kLaneColumns) {
+          across[d + K] = own[d];
+          continue;
+        }
+        const int shift = d >= 0 ? d / kLaneColumns : -((kLaneColumns - 1 - d) / kLaneColumns);  // floor(d / 4)
+        const int column = d - shift * kLaneColumns;
         const bool wraps = shift < 0 ? lane >= kSlidingLanes + shift : lane < shift;
-        const std::uint32_t mine = wraps ? halo[d & 1] : own[d & 1];
+        const std::uint32_t mine = wraps ? halo[column] : own[column];
         across[d + K] = __shfl_sync(0xFFFFFFFFu, mine, (lane + shift) & (kSlidingLanes - 1));
       }
 
-      // The row's sums over 2K + 1 columns, for column x, then x + 1.
-      std::uint32_t row_sums[2] = {0, 0};
-      std::uint64_t row_squares[2] = {0, 0};
+      // The row's sums over 2K + 1 columns for column x, then slid one
+      // column at a time to x + 3: in with the column on the right, out
+      // with the one 2K + 1 to its left.
+      std::uint32_t row_sums[kLaneColumns] = {};
+      std::uint64_t row_squares[kLaneColumns] = {};
 #pragma unroll
       for (int c = 0; c < kWindow; ++c) row_sums[0] += across[c], row_squares[0] += squared(across[c]);
-      row_sums[1] = row_sums[0] - across[0] + across[kWindow];
-      row_squares[1] = row_squares[0] - squared(across[0]) + squared(across[kWindow]);
+#pragma unroll
+      for (int c = 1; c < kLaneColumns; ++c) {
+        row_sums[c] = row_sums[c - 1] - across[c - 1] + across[c + 2 * K];
+        row_squares[c] = row_squares[c - 1] - squared(across[c - 1]) + squared(across[c + 2 * K]);
+      }
 
       // Down: in with this row, out with the row 2K + 1 back (exact:
-      // unsigned wrap-around cancels). The centres keep the two values
-      // (0 where masked) in one word.
-      const ulonglong2 leaving = ring_squares[j][lane];
-      squares[0] += row_squares[0] - leaving.x;
-      squares[1] += row_squares[1] - leaving.y;
-      ring_squares[j][lane] = make_ulonglong2(row_squares[0], row_squares[1]);
+      // unsigned wrap-around cancels). The centres keep the values (0 where
+      // masked) two to a word.
 #pragma unroll
-      for (int c = 0; c < 2; ++c) {
+      for (int h = 0; h < kLaneColumns / 2; ++h) {
+        const ulonglong2 leaving = ring_squares[j][h][lane];
+        squares[2 * h] += row_squares[2 * h] - leaving.x;
+        squares[2 * h + 1] += row_squares[2 * h + 1] - leaving.y;
+        ring_squares[j][h][lane] = make_ulonglong2(row_squares[2 * h], row_squares[2 * h + 1]);
+        ring_centres[j][h] = (own[2 * h] & 0xFFFFu) | (own[2 * h + 1] << 16);
+      }
+#pragma unroll
+      for (int c = 0; c < kLaneColumns; ++c) {
         sums[c] += row_sums[c] - ring_sums[j][c];
         ring_sums[j][c] = row_sums[c];
       }
-      ring_centres[j] = (own[0] & 0xFFFFu) | (own[1] << 16);
 
       const int out_row = row - K;
       if (i < 2 * K || out_row >= height || out_row >= first_row + rows) continue;
-      const std::uint32_t centres = ring_centres[(j + kWindow - K) % kWindow];  // input row out_row
-      const bool signal0 = sliding_signal(sums[0], squares[0], centres & 0xFFFFu, test, root);
-      const bool signal1 = sliding_signal(sums[1], squares[1], centres >> 16, test, root);
+      const int centre_slot = (j + kWindow - K) % kWindow;  // input row out_row
+      std::uint32_t signals = 0;                             // column x + c's 0 or 1 in byte c
+#pragma unroll
+      for (int c = 0; c < kLaneColumns; ++c) {
+        const std::uint32_t centre = (ring_centres[centre_slot][c / 2] >> (16 * (c % 2))) & 0xFFFFu;
+        signals |= std::uint32_t{sliding_signal(sums[c], squares[c], centre, test, root)} << (8 * c);
+      }
       const int at = frame_at + out_row * width + x;
-      if (kPairs) {
-        if (own0) *reinterpret_cast<uchar2*>(signal + at) = make_uchar2(signal0, signal1);
+      if (kWhole) {
+        if (own_inside[0]) *reinterpret_cast<std::uint32_t*>(signal + at) = signals;
       } else {
-        if (own0) signal[at] = signal0;
-        if (own1) signal[at + 1] = signal1;
+#pragma unroll
+        for (int c = 0; c < kLaneColumns; ++c)
+          if (own_inside[c]) signal[at + c] = std::uint8_t(signals >> (8 * c));
       }
     }
   }
@@ -239,15 +282,15 @@ __global__ void __launch_bounds__(kSlidingLanes)
 // A run's length is chosen for the whole grid to fill the GPU evenly. A
 // warp reads rows + 2k input rows for `rows` output rows, so long runs waste
 // less; but blocks run in waves of (resident blocks per SM) × (SMs), and a
-// last wave that is nearly empty costs as much as a full one (on the H100
-// a wave is 32 one-warp blocks an SM, 4224). So this tries runs of 4 to 12
-// turns and takes the one with the least (input rows per warp) × (waves).
+// last wave that is nearly empty costs as much as a full one. So this tries
+// runs of 4 to 12 turns and takes the one with the least (input rows per
+// warp) × (waves).
 struct SlidingLaunch {
   dim3 grid;
   int rows = 0;
 };
 
-template <int K, bool kPairs>
+template <int K>
 SlidingLaunch plan_sliding_for(std::size_t frames, std::size_t height, std::size_t width, int resident_blocks) {
   constexpr int kWindow = 2 * K + 1;
   SlidingLaunch best;
@@ -263,28 +306,28 @@ SlidingLaunch plan_sliding_for(std::size_t frames, std::size_t height, std::size
   return best;
 }
 
-template <int K, bool kPairs>
+template <int K, bool kWhole>
 SlidingLaunch plan_sliding(std::size_t frames, std::size_t height, std::size_t width) {
   int device = 0, sms = 0, per_sm = 0;
   LADDER_CUDA_CHECK(cudaGetDevice(&device));
   LADDER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  LADDER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, dispersion_sliding<K, kPairs>,
+  LADDER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, dispersion_sliding<K, kWhole>,
                                                                   kSlidingLanes, 0));
-  return plan_sliding_for<K, kPairs>(frames, height, width, std::max(1, sms * per_sm));
+  return plan_sliding_for<K>(frames, height, width, std::max(1, sms * per_sm));
 }
 
 inline SlidingLaunch plan_dispersion_sliding(int k, std::size_t frames, std::size_t height, std::size_t width) {
-  const bool pairs = width % 2 == 0;
-  if (k == 1) return pairs ? plan_sliding<1, true>(frames, height, width) : plan_sliding<1, false>(frames, height, width);
-  if (k == 2) return pairs ? plan_sliding<2, true>(frames, height, width) : plan_sliding<2, false>(frames, height, width);
-  return pairs ? plan_sliding<3, true>(frames, height, width) : plan_sliding<3, false>(frames, height, width);
+  const bool whole = width % kLaneColumns == 0;
+  if (k == 1) return whole ? plan_sliding<1, true>(frames, height, width) : plan_sliding<1, false>(frames, height, width);
+  if (k == 2) return whole ? plan_sliding<2, true>(frames, height, width) : plan_sliding<2, false>(frames, height, width);
+  return whole ? plan_sliding<3, true>(frames, height, width) : plan_sliding<3, false>(frames, height, width);
 }
 
 template <int K>
 void launch_sliding_for(const SlidingLaunch& launch, cudaStream_t stream, const std::uint16_t* image,
                         const std::uint8_t* mask, std::uint8_t* signal, int height, int width,
                         const SlidingTest& test) {
-  if (width % 2 == 0)
+  if (width % kLaneColumns == 0)
     dispersion_sliding<K, true>
         <<<launch.grid, kSlidingLanes, 0, stream>>>(image, mask, signal, height, width, launch.rows, test);
   else
