@@ -5,14 +5,15 @@
 // the row sums back, and reads them again to sum down. Here each pixel is
 // loaded once, into a register, and never goes through shared memory:
 //
-//   - A warp (a block) owns a strip 64 columns wide (two columns a lane) and
-//     a run of output rows, and walks down it one row at a time.
+//   - A warp (a block) owns a strip 128 columns wide (four columns a lane)
+//     and a run of output rows, and walks down it one row at a time.
 //   - Across: a lane takes its 2k neighbours' pixels from the lanes beside it
-//     by warp shuffles. The warp is a ring, so a shuffle past lane 31 lands
-//     on lane 0: the lanes at each end also load the pair of columns just
-//     past the other end of the strip, and hand that over instead of their
-//     own where a shuffle wraps.
-//   - Down: each lane keeps the last 2k + 1 row sums of its two columns
+//     by warp shuffles, and slides the row's window sum across its four
+//     columns. The warp is a ring, so a shuffle past lane 31 lands on lane
+//     0: the lanes at each end also load the four columns just past the
+//     other end of the strip, and hand those over instead of their own
+//     where a shuffle wraps.
+//   - Down: each lane keeps the last 2k + 1 row sums of its four columns
 //     (the row loop is unrolled by 2k + 1, so the ring is indexed at
 //     compile time), adds the new row and subtracts the row 2k + 1 back.
 //     Counts and Σv stay in registers, Σv² in shared memory.
@@ -177,7 +178,8 @@ __global__ void __launch_bounds__(kSlidingLanes)
     const int at = frame_at + row * width;
     bool own_in[kLaneColumns], halo_in[kLaneColumns];
 #pragma unroll
-    for (int c = 0; c < kLaneColumns; ++c) own_in[c] = in_frame && own_inside[c], halo_in[c] = in_frame && halo_inside[c];
+    for (int c = 0; c < kLaneColumns; ++c)
+      own_in[c] = in_frame && own_inside[c], halo_in[c] = in_frame && halo_inside[c];
     own = fetch_columns<kWhole>(image, mask, at + x, own_in);
     halo = fetch_columns<kWhole>(image, mask, at + halo_x, halo_in);
   };
@@ -259,7 +261,7 @@ __global__ void __launch_bounds__(kSlidingLanes)
       const int out_row = row - K;
       if (i < 2 * K || out_row >= height || out_row >= first_row + rows) continue;
       const int centre_slot = (j + kWindow - K) % kWindow;  // input row out_row
-      std::uint32_t signals = 0;                             // column x + c's 0 or 1 in byte c
+      std::uint32_t signals = 0;                            // column x + c's 0 or 1 in byte c
 #pragma unroll
       for (int c = 0; c < kLaneColumns; ++c) {
         const std::uint32_t centre = (ring_centres[centre_slot][c / 2] >> (16 * (c % 2))) & 0xFFFFu;
@@ -311,15 +313,17 @@ SlidingLaunch plan_sliding(std::size_t frames, std::size_t height, std::size_t w
   int device = 0, sms = 0, per_sm = 0;
   LADDER_CUDA_CHECK(cudaGetDevice(&device));
   LADDER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  LADDER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, dispersion_sliding<K, kWhole>,
-                                                                  kSlidingLanes, 0));
+  LADDER_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, dispersion_sliding<K, kWhole>, kSlidingLanes, 0));
   return plan_sliding_for<K>(frames, height, width, std::max(1, sms * per_sm));
 }
 
 inline SlidingLaunch plan_dispersion_sliding(int k, std::size_t frames, std::size_t height, std::size_t width) {
   const bool whole = width % kLaneColumns == 0;
-  if (k == 1) return whole ? plan_sliding<1, true>(frames, height, width) : plan_sliding<1, false>(frames, height, width);
-  if (k == 2) return whole ? plan_sliding<2, true>(frames, height, width) : plan_sliding<2, false>(frames, height, width);
+  if (k == 1)
+    return whole ? plan_sliding<1, true>(frames, height, width) : plan_sliding<1, false>(frames, height, width);
+  if (k == 2)
+    return whole ? plan_sliding<2, true>(frames, height, width) : plan_sliding<2, false>(frames, height, width);
   return whole ? plan_sliding<3, true>(frames, height, width) : plan_sliding<3, false>(frames, height, width);
 }
 

@@ -1,6 +1,6 @@
 // cuda_sliding: the cuda rung's window sums without shared memory
 // (kernels/spot_finding/dispersion_sliding.cuh). A warp walks down a strip of
-// 64 columns: each pixel is loaded once into a register, its row neighbours
+// 128 columns, four a lane: each pixel is loaded once into a register, its row neighbours
 // come from the lanes beside it by warp shuffles, and the last 2k + 1 row
 // sums stay on chip (Σv² in shared memory, the rest in registers), so the
 // window slides down one row in, one row out.
