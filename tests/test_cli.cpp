@@ -159,6 +159,24 @@ TEST_F(CliTest, CheckAndRunSayWhyARungDidNotRun) {
   EXPECT_NE(run.output.find(" GB/s"), std::string::npos) << run.output;
 }
 
+// A CPU row whose working set is smaller than the host probe's arrays is
+// judged against the probe run at that working set too, where that is
+// faster: the run prints it, and the row's ceiling is never below the probe's.
+TEST_F(CliTest, ACpuRowIsJudgedAtItsOwnWorkingSet) {
+  Outcome run = ladder("run vector_add --param n=262144 --variants serial --min-time 0.001 --repetitions 3 --out ws.json");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("host memory bandwidth at this working set (3.0 MiB): "), std::string::npos) << run.output;
+  const nlohmann::json results = nlohmann::json::parse(std::ifstream(path("ws.json")));
+  const nlohmann::json& entry = results["results"][0];
+  const double probe = results["context"]["ceilings"]["host_bytes_per_s"];
+  const nlohmann::json& fraction = entry["rungs"][0]["timings"]["fraction_of_ceiling"];
+  EXPECT_GE(fraction["ceiling_bytes_per_s"].get<double>(), probe);
+  if (fraction.contains("working_set_bytes")) {
+    EXPECT_EQ(fraction["working_set_bytes"], 12.0 * 262144);
+    EXPECT_GT(fraction["ceiling_bytes_per_s"].get<double>(), probe);
+  }
+}
+
 TEST_F(CliTest, ParametersOutOfRangeOrUnknown) {
   expect_refused("run vector_add --param n=0", "parameter n=0 is out of range for vector_add (accepted: 1 to");
   expect_refused("run vector_add --param width=3", "unknown parameter 'width' for vector_add (accepted: n)");

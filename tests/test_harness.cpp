@@ -336,6 +336,20 @@ TEST(CeilingFractionTest, EachRowIsJudgedAgainstTheCeilingOfWhatBoundsIt) {
   EXPECT_EQ(host.ceiling, "host memory bandwidth");
   EXPECT_DOUBLE_EQ(*host.compute, 0.6);
   EXPECT_DOUBLE_EQ(*host.transfer, 0.6);
+  EXPECT_EQ(host.working_set_bytes, 0);
+  // The probe at the row's own working set, where it is higher (the set is
+  // partly in the caches): that rate is the ceiling, and the row says so.
+  // Lower, or measured at another size, it changes nothing.
+  ceilings.host_bytes_per_s_at = {{60e6, 120e9}, {70e6, 200e9}};
+  CeilingFraction cached = fraction_of_ceiling(ceilings, Backend::openmp, DeviceKind::cpu, work, timings);
+  EXPECT_DOUBLE_EQ(cached.ceiling_bytes_per_s, 120e9);
+  EXPECT_DOUBLE_EQ(*cached.compute, 0.5);
+  EXPECT_DOUBLE_EQ(cached.working_set_bytes, 60e6);
+  ceilings.host_bytes_per_s_at = {{60e6, 80e9}};
+  CeilingFraction slower = fraction_of_ceiling(ceilings, Backend::openmp, DeviceKind::cpu, work, timings);
+  EXPECT_DOUBLE_EQ(slower.ceiling_bytes_per_s, 100e9);
+  EXPECT_EQ(slower.working_set_bytes, 0);
+  ceilings.host_bytes_per_s_at.clear();
   // A memory-bound CUDA row: bytes over the copy bandwidth; its transfer
   // figure over the copies' bound at the link's rate (0.8 ms up, 4 ms taken).
   CeilingFraction memory = fraction_of_ceiling(ceilings, Backend::cuda, DeviceKind::gpu, work, timings);

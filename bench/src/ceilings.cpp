@@ -64,8 +64,8 @@ const StreamKernel kStreamKernels[] = {
 
 }  // namespace
 
-HostBandwidth measure_host_bandwidth() {
-  const std::size_t n = std::size_t{32} << 20;  // 3 arrays of 128 MiB
+HostBandwidth measure_host_bandwidth(std::size_t array_bytes) {
+  const std::size_t n = std::max<std::size_t>(array_bytes / sizeof(float) / 16, 1) * 16;  // whole 64-byte lines
   const long count = static_cast<long>(n);
   // 64-byte aligned, so that blocks of 4 floats can be streamed.
   using Buffer = std::unique_ptr<float[], void (*)(void*)>;

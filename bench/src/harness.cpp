@@ -500,6 +500,7 @@ nlohmann::json to_json(const RungTimings& t) {
                             {"transfer", to_json(fraction.transfer)},
                             {"transfer_bound_s", fraction.transfer_bound_s}};
   if (fraction.ceiling_operations_per_s > 0) ceiling["ceiling_operations_per_s"] = fraction.ceiling_operations_per_s;
+  if (fraction.working_set_bytes > 0) ceiling["working_set_bytes"] = fraction.working_set_bytes;
   return {{"compute", statistics_json(t.compute)},
           {"transfer", statistics_json(t.transfer)},
           {"upload", statistics_json(t.upload)},
@@ -535,6 +536,11 @@ CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, D
   } else if (kind == DeviceKind::cpu) {
     fraction.ceiling = "host memory bandwidth";
     fraction.ceiling_bytes_per_s = ceilings.host_bytes_per_s;
+    if (auto at = ceilings.host_bytes_per_s_at.find(work.bytes);
+        at != ceilings.host_bytes_per_s_at.end() && at->second > fraction.ceiling_bytes_per_s) {
+      fraction.ceiling_bytes_per_s = at->second;
+      fraction.working_set_bytes = work.bytes;
+    }
   } else if (device && work.fp32_bound && device->fp32_operations_per_s > 0) {
     fraction.ceiling = "device FP32 rate";
     fraction.ceiling_operations_per_s = device->fp32_operations_per_s;
@@ -626,12 +632,26 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
 
   timings.bytes_per_s = work.bytes / timings.compute.median;
   timings.operations_per_s = work.operations / timings.compute.median;
+  if (rung->device_kind() == DeviceKind::cpu && !work.fp32_bound) measure_host_ceiling_at(work);
   timings.fraction_of_ceiling =
       fraction_of_ceiling(ceilings_, result.backend, rung->device_kind(), work, timings, rung->device_count());
   result.status = RungStatus::ok;
   result.timings = std::move(timings);
   result.communication = rung->communication();  // after the timed runs: kappa_sigma's rounds are known
   return result;
+}
+
+void Harness::measure_host_ceiling_at(const Work& work) {
+  constexpr double kSmallest = 3 << 20;  // below this the probe times its parallel loop's start-up
+  if (ceilings_.host_measurement.kernel.empty() || work.bytes < kSmallest ||
+      work.bytes >= 3.0 * kHostProbeArrayBytes || ceilings_.host_bytes_per_s_at.count(work.bytes))
+    return;
+  const HostBandwidth at = measure_host_bandwidth(std::size_t(work.bytes / 3));
+  ceilings_.host_bytes_per_s_at[work.bytes] = at.bytes_per_s;
+  std::ostringstream line;
+  line << "  host memory bandwidth at this working set (" << std::fixed << std::setprecision(1)
+       << work.bytes / (1 << 20) << " MiB): " << at.bytes_per_s / 1e9 << " GB/s (" << at.kernel << ")\n";
+  progress_ << line.str();
 }
 
 std::vector<std::string> ladder_rungs(const Problem& problem) {

@@ -72,16 +72,17 @@ Statistics measure(const std::string& name, const TimingPolicy& policy, const st
                    nlohmann::json& gb_runs, std::ostream* progress = nullptr);
 
 // Host memory bandwidth as STREAM measures it: every thread, first touch,
-// arrays far larger than the caches, the best of 9 timed passes of each of
-// copy, add and triad (and on x86 add with non-temporal stores), bytes read +
-// written, and the best kernel's figure.
+// three arrays of `array_bytes` (by default far larger than the caches), the
+// best of 9 timed passes of each of copy, add and triad (and on x86 add with
+// non-temporal stores), bytes read + written, and the best kernel's figure.
 struct HostBandwidth {
   double bytes_per_s = 0;
   std::string kernel;                      // the kernel that reached it
   std::map<std::string, double> kernels;   // each kernel's best, bytes per second
   double best_over_median = 1;             // how far the best pass stands above a typical one
 };
-HostBandwidth measure_host_bandwidth();
+constexpr std::size_t kHostProbeArrayBytes = std::size_t{128} << 20;
+HostBandwidth measure_host_bandwidth(std::size_t array_bytes = kHostProbeArrayBytes);
 
 // How well the host itself scales from one thread to all of them, the
 // ceiling on an OpenMP rung's parallel efficiency. The same work is timed on
@@ -141,6 +142,11 @@ struct Ceilings {
   double host_bytes_per_s = 0;
   int host_threads = 0;
   HostBandwidth host_measurement;  // empty when the ceiling was given (--host-bandwidth)
+  // The same probe on the working set of a CPU row smaller than its three
+  // arrays: working-set bytes (Work::bytes) -> bytes per second. A rung timed
+  // back to back finds part of a working set that small still in the
+  // caches, and so does the probe. Filled as rows need it (Harness).
+  std::map<double, double> host_bytes_per_s_at;
   HostScaling host_scaling;        // measured with the host bandwidth
   double host_fp32_operations_per_s = 0;  // measured with the host bandwidth (0 where it was given)
   std::optional<DeviceCeilings> cuda;
@@ -206,6 +212,7 @@ struct RungPlacement {
 struct CeilingFraction {
   std::string ceiling;  // "host memory bandwidth", "device copy bandwidth" or "device FP32 rate"
   double ceiling_bytes_per_s = 0;       // the bandwidth ceiling (0 where the ceiling is the FP32 rate)
+  double working_set_bytes = 0;         // > 0: the host ceiling was measured at this working set
   double ceiling_operations_per_s = 0;  // the FP32 rate, where that is the ceiling
   std::optional<double> compute, transfer;
   double transfer_bound_s = 0;  // seconds the copies need at the link's measured rate (CUDA rungs)
@@ -219,7 +226,9 @@ struct RungTimings {
 };
 
 // The rung's figures over the ceiling of the device it ran on: the host's
-// memory bandwidth for a CPU row; a GPU's copy bandwidth; or, for a problem
+// memory bandwidth for a CPU row (the higher of the probe's and, where it
+// was measured, the probe's at the row's own working set); a GPU's copy
+// bandwidth; or, for a problem
 // whose work is all FP32 multiply-adds (Work::fp32_bound), the host's or
 // the GPU's FP32 rate where it was measured. A CUDA row's transfer-inclusive figure is over
 // its copies' bound at the link's measured rate (transfer_bound). A rung
@@ -251,6 +260,11 @@ class Harness {
  private:
   RungResult run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
                       const Arrays& expected, const Params& params, const Work& work, const std::string& track);
+  // Measures the host probe at a CPU row's working set, once per size, where
+  // the host ceiling was measured and the working set is smaller than the
+  // probe's three arrays (but not so small that the probe times its threads'
+  // start-up).
+  void measure_host_ceiling_at(const Work& work);
   RunOptions options_;
   TimingPolicy policy_;
   Ceilings ceilings_;
