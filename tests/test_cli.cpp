@@ -163,7 +163,8 @@ TEST_F(CliTest, CheckAndRunSayWhyARungDidNotRun) {
 // judged against the probe run at that working set too, where that is
 // faster: the run prints it, and the row's ceiling is never below the probe's.
 TEST_F(CliTest, ACpuRowIsJudgedAtItsOwnWorkingSet) {
-  Outcome run = ladder("run vector_add --param n=262144 --variants serial --min-time 0.001 --repetitions 3 --out ws.json");
+  Outcome run =
+      ladder("run vector_add --param n=262144 --variants serial --min-time 0.001 --repetitions 3 --out ws.json");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("host memory bandwidth at this working set (3.0 MiB): "), std::string::npos) << run.output;
   const nlohmann::json results = nlohmann::json::parse(std::ifstream(path("ws.json")));

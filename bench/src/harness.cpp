@@ -643,8 +643,8 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
 
 void Harness::measure_host_ceiling_at(const Work& work) {
   constexpr double kSmallest = 3 << 20;  // below this the probe times its parallel loop's start-up
-  if (ceilings_.host_measurement.kernel.empty() || work.bytes < kSmallest ||
-      work.bytes >= 3.0 * kHostProbeArrayBytes || ceilings_.host_bytes_per_s_at.count(work.bytes))
+  if (ceilings_.host_measurement.kernel.empty() || work.bytes < kSmallest || work.bytes >= 3.0 * kHostProbeArrayBytes ||
+      ceilings_.host_bytes_per_s_at.count(work.bytes))
     return;
   const HostBandwidth at = measure_host_bandwidth(std::size_t(work.bytes / 3));
   ceilings_.host_bytes_per_s_at[work.bytes] = at.bytes_per_s;

@@ -1,9 +1,9 @@
-// cuda_sliding: the cuda rung's window sums without shared memory
-// (kernels/spot_finding/dispersion_sliding.cuh). A warp walks down a strip of
-// 128 columns, four a lane: each pixel is loaded once into a register, its row neighbours
-// come from the lanes beside it by warp shuffles, and the last 2k + 1 row
-// sums stay on chip (Σv² in shared memory, the rest in registers), so the
-// window slides down one row in, one row out.
+// cuda_sliding: the cuda rung's window sums without a shared-memory tile
+// (kernels/spot_finding/dispersion_sliding.cuh). A warp walks down a strip
+// of 128 columns, four a lane: each pixel is loaded once into a register,
+// its row neighbours come from the lanes beside it by warp shuffles, and
+// the last 2k + 1 row sums stay on chip (Σv² in shared memory, the rest in
+// registers), so the window slides down one row in, one row out.
 // Count and Σv share one 32-bit word, which holds a window of up to 7 × 7:
 // for k > 3 the rung runs the cuda rung's tile kernel instead.
 
