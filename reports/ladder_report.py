@@ -132,6 +132,7 @@ def table_rows(results):
                 "fraction_of_ceiling_compute": figure(row, "fraction_of_ceiling", "compute"),
                 "fraction_of_ceiling_transfer": figure(row, "fraction_of_ceiling", "transfer"),
                 "ceiling": figure(row, "fraction_of_ceiling", "ceiling"),
+                "ceiling_working_set_bytes": figure(row, "fraction_of_ceiling", "working_set_bytes"),
             })
         for peer in entry.get("peers", []):  # other tools on the same inputs (reports/peers.py)
             rows.append({key: None for key in rows[-1]} | {
@@ -241,8 +242,11 @@ def ceiling_cell(row):
     have a ceiling too, the PCIe link: its transfer-inclusive time against the
     time the bytes need over the link (pinned rates measured in the same run).
     A rung whose compute() makes the copies itself (cuda_streams) is measured
-    by the second figure."""
+    by the second figure. A CPU row judged against the host probe at its own
+    working set (faster there, the set being partly in the caches) names it."""
     text = percent(row["fraction_of_ceiling_compute"]) + (" of FP32" if row["ceiling"] in ("host FP32 rate", "device FP32 rate") else "")
+    if row.get("ceiling_working_set_bytes"):
+        text += f" at {row['ceiling_working_set_bytes'] / 2**20:.0f} MiB"
     transfer = row["fraction_of_ceiling_transfer"]
     if row["device_kind"] == "gpu" and transfer is not None:
         text += f" / {percent(transfer)} of PCIe"

@@ -156,6 +156,15 @@ with tempfile.TemporaryDirectory() as directory:
     check("| 60 % of FP32 / 94 % of PCIe |" in (d / "fp32" / "tables.md").read_text(),
           "tables.md should mark a fraction of the FP32 rate, then of the PCIe link")
 
+    # A CPU row judged against the host probe at its own working set says which.
+    cached = json.loads(Path(fixture).read_text())
+    row = next(r for e in cached["results"] for r in e["rungs"] if r["status"] == "ok" and r["backend"] == "openmp")
+    row["timings"]["fraction_of_ceiling"].update(compute=0.79, ceiling_bytes_per_s=2e11, working_set_bytes=3 * 2**26)
+    (d / "cached.json").write_text(json.dumps(cached))
+    report(d / "cached.json", d / "cached")
+    check("| 79 % at 192 MiB |" in (d / "cached" / "tables.md").read_text(),
+          "tables.md should name the working set a host row's ceiling was measured at")
+
     # The time budget holds a slow peer to fewer repetitions (at least three), as it does a slow rung.
     budgeted = d / "budgeted.json"
     budgeted.write_text(fresh.read_text())
