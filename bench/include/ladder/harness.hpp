@@ -145,7 +145,7 @@ struct Ceilings {
   // The same probe on the working set of a CPU row smaller than its three
   // arrays: working-set bytes (Work::bytes) -> bytes per second. A rung timed
   // back to back finds part of a working set that small still in the
-  // caches, and so does the probe. Filled as rows need it (Harness).
+  // caches, and so does the probe. Filled before each exercise's rungs (Harness).
   std::map<double, double> host_bytes_per_s_at;
   HostScaling host_scaling;        // measured with the host bandwidth
   double host_fp32_operations_per_s = 0;  // measured with the host bandwidth (0 where it was given)
@@ -260,10 +260,10 @@ class Harness {
  private:
   RungResult run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
                       const Arrays& expected, const Params& params, const Work& work, const std::string& track);
-  // Measures the host probe at a CPU row's working set, once per size, where
-  // the host ceiling was measured and the working set is smaller than the
-  // probe's three arrays (but not so small that the probe times its threads'
-  // start-up).
+  // Measures the host probe at an exercise's working set, once per size,
+  // where the host ceiling was measured and the working set is smaller than
+  // the probe's three arrays (but not so small that the probe times its
+  // threads' start-up).
   void measure_host_ceiling_at(const Work& work);
   RunOptions options_;
   TimingPolicy policy_;
