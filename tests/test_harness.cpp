@@ -369,6 +369,19 @@ TEST(CeilingFractionTest, EachRowIsJudgedAgainstTheCeilingOfWhatBoundsIt) {
   EXPECT_DOUBLE_EQ(fp32.ceiling_operations_per_s, 60e12);
   EXPECT_EQ(fp32.ceiling_bytes_per_s, 0);
   EXPECT_DOUBLE_EQ(*fp32.compute, 0.5);
+  // A rung that does fewer operations than the problem (Rung::operations):
+  // by whichever of its own operations and the bytes takes longer. 3e9
+  // operations take 50 µs at 60 TFLOP/s, the 60 MB 20 µs: the FP32 rate.
+  // 0.3e9 take 5 µs: the bytes bound it, over the copy bandwidth.
+  Work own = work;
+  own.rung_operations = true, own.operations = 3e9;
+  CeilingFraction fewer = fraction_of_ceiling(ceilings, Backend::cuda, DeviceKind::gpu, own, timings);
+  EXPECT_EQ(fewer.ceiling, "device FP32 rate");
+  EXPECT_DOUBLE_EQ(*fewer.compute, 0.05);
+  own.operations = 0.3e9;
+  CeilingFraction bytes = fraction_of_ceiling(ceilings, Backend::cuda, DeviceKind::gpu, own, timings);
+  EXPECT_EQ(bytes.ceiling, "device copy bandwidth");
+  EXPECT_DOUBLE_EQ(*bytes.compute, 0.02);
   // On the host: its memory bandwidth while no FP32 rate is measured, then
   // operations over the FP32 rate, both figures.
   EXPECT_EQ(fraction_of_ceiling(ceilings, Backend::openmp, DeviceKind::cpu, work, timings).ceiling,

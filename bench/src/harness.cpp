@@ -541,7 +541,9 @@ CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, D
       fraction.ceiling_bytes_per_s = at->second;
       fraction.working_set_bytes = work.bytes;
     }
-  } else if (device && work.fp32_bound && device->fp32_operations_per_s > 0) {
+  } else if (device && work.fp32_bound && device->fp32_operations_per_s > 0 &&
+             !(work.rung_operations &&
+               work.bytes / device->copy_bytes_per_s > work.operations / device->fp32_operations_per_s)) {
     fraction.ceiling = "device FP32 rate";
     fraction.ceiling_operations_per_s = device->fp32_operations_per_s;
   } else {
@@ -630,10 +632,15 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
         std::move(result), RungStatus::failed,
         "wrong output after the timed repetitions (does compute() start afresh each time?): " + again.detail);
 
-  timings.bytes_per_s = work.bytes / timings.compute.median;
-  timings.operations_per_s = work.operations / timings.compute.median;
+  Work judged = work;  // the problem's work, or the rung's own operations where it does fewer
+  if (const std::optional<double> operations = rung->operations()) {
+    judged.operations = *operations;
+    judged.rung_operations = true;
+  }
+  timings.bytes_per_s = judged.bytes / timings.compute.median;
+  timings.operations_per_s = judged.operations / timings.compute.median;
   timings.fraction_of_ceiling =
-      fraction_of_ceiling(ceilings_, result.backend, rung->device_kind(), work, timings, rung->device_count());
+      fraction_of_ceiling(ceilings_, result.backend, rung->device_kind(), judged, timings, rung->device_count());
   result.status = RungStatus::ok;
   result.timings = std::move(timings);
   result.communication = rung->communication();  // after the timed runs: kappa_sigma's rounds are known

@@ -30,6 +30,10 @@ struct Work {
   // the rung must do (convolution): a GPU rung is then judged against the
   // device's measured FP32 rate, not its bandwidth.
   bool fp32_bound = false;
+  // True where `operations` are a rung's own (Rung::operations), fewer than
+  // the problem's: a GPU rung is then judged by whichever of them and the
+  // bytes bounds it, the device's FP32 rate or its copy bandwidth.
+  bool rung_operations = false;
 };
 
 // A rung's predicted compute time, for rungs that would run past the run's

@@ -72,6 +72,13 @@ class Rung {
   // others, and for a distributed rung that does not say (the report then
   // predicts nothing for it rather than perfect scaling).
   virtual std::optional<std::vector<Message>> communication() const { return std::nullopt; }
+  // The arithmetic operations the last compute() did, where the rung's
+  // algorithm does fewer than the problem's Work::operations (convolution's
+  // cuda_separable: r·(K + L) multiply-adds an output for a kernel of rank
+  // r, not K·L). Its fraction of ceiling is then over these, or over the
+  // problem's bytes where those take longer (the roofline). nullopt: the
+  // problem's count.
+  virtual std::optional<double> operations() const { return std::nullopt; }
 };
 
 // Rungs that compute on the host, timed with a steady clock.

@@ -15,6 +15,7 @@
 #include "ladder/random.hpp"
 #include "ladder/registry.hpp"
 #include "rung_test.hpp"
+#include "solutions/convolution/separable_terms.hpp"
 
 namespace ladder {
 namespace {
@@ -110,7 +111,7 @@ INSTANTIATE_TEST_SUITE_P(Rungs, ConvolutionRungTest, ::testing::ValuesIn(testing
 TEST(ConvolutionTest, LadderEndsWithTheCuFftRung) {
   EXPECT_EQ(make_problem("convolution")->rungs(),
             (std::vector<std::string>{"naive", "serial", "openmp", "opencl", "cuda_tiles", "cuda", "cuda_unrolled",
-                                      "cuda_fft"}));
+                                      "cuda_separable", "cuda_fft"}));
 }
 
 // naive took 34.7 s a run at the large size on the H200 machine's Xeon:
@@ -347,6 +348,67 @@ class PlantedXAndYSwapped final : public HostRung {
   long height_ = 0, width_ = 0, rows_ = 0, columns_ = 0;
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, convolution, serial_x_and_y_swapped, PlantedXAndYSwapped);
+
+// cuda_separable's decomposition, on the host (the rung itself needs a GPU):
+// the fewest terms whose sum is the kernel to within 2^-24 of its norm.
+double separable_error(const Array& kernel, const convolution::SeparableTerms& terms) {
+  const std::size_t k = kernel.shape()[0], l = kernel.shape()[1];
+  const auto weights = kernel.view<float>();
+  double error = 0, norm = 0;
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < l; ++j) {
+      double sum = 0;
+      for (int t = 0; t < terms.rank; ++t) sum += double{terms.columns[t * k + i]} * terms.rows[t * l + j];
+      error += (sum - weights[i * l + j]) * (sum - weights[i * l + j]);
+      norm += double{weights[i * l + j]} * weights[i * l + j];
+    }
+  return std::sqrt(error / norm);
+}
+
+convolution::SeparableTerms terms_of(const Array& kernel) {
+  return convolution::separable_terms(kernel.view<float>(), static_cast<int>(kernel.shape()[0]),
+                                      static_cast<int>(kernel.shape()[1]));
+}
+
+TEST(ConvolutionSeparableTerms, TheGaussianIsOneTermAtEverySize) {
+  auto problem = make_problem("convolution");
+  for (const char* size : {"1", "4", "7", "15", "31"}) {
+    SCOPED_TRACE(std::string("kernel_size ") + size);
+    const Array kernel = problem->generate(convolution_params("3", "3", size, "noise"), 1).at("kernel");
+    const auto terms = terms_of(kernel);
+    EXPECT_EQ(terms.rank, 1);
+    EXPECT_LT(separable_error(kernel, terms), 1e-7);
+  }
+}
+
+TEST(ConvolutionSeparableTerms, ASumOfTwoOuterProductsIsTwoTerms) {
+  // 9 × 6, two random outer products added in double, then rounded to float32.
+  const Array left = random_matrix(2, 9, 7), right = random_matrix(2, 6, 8);
+  Array kernel(DType::f32, {9, 6});
+  for (std::size_t i = 0; i < 9; ++i)
+    for (std::size_t j = 0; j < 6; ++j)
+      kernel.view<float>()[i * 6 + j] =
+          static_cast<float>(double{left.view<float>()[i]} * right.view<float>()[j] +
+                             double{left.view<float>()[9 + i]} * right.view<float>()[6 + j]);
+  const auto terms = terms_of(kernel);
+  EXPECT_EQ(terms.rank, 2);
+  EXPECT_LT(separable_error(kernel, terms), 1e-7);
+}
+
+TEST(ConvolutionSeparableTerms, ARandomKernelTakesEveryTermAndIsRebuilt) {
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes{{7, 5}, {5, 7}, {15, 15}, {67, 65}};
+  for (const auto& [rows, columns] : shapes) {
+    SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(columns));
+    const Array kernel = random_matrix(rows, columns, rows * 100 + columns);
+    const auto terms = terms_of(kernel);
+    EXPECT_EQ(terms.rank, static_cast<int>(std::min(rows, columns)));
+    EXPECT_LT(separable_error(kernel, terms), 1e-6);  // the terms are float32
+  }
+}
+
+TEST(ConvolutionSeparableTerms, AKernelOfZerosHasNoTerms) {
+  EXPECT_EQ(terms_of(matrix(3, 4, std::vector<float>(12, 0.0f))).rank, 0);
+}
 
 TEST(ConvolutionPlantedMistake, XAndYSwappedFailsTheCaseNamedForIt) {
   testing::expect_planted_mistake_caught("convolution", "serial_x_and_y_swapped",
