@@ -392,6 +392,11 @@ TEST(CeilingFractionTest, EachRowIsJudgedAgainstTheCeilingOfWhatBoundsIt) {
   EXPECT_DOUBLE_EQ(host_fp32.ceiling_operations_per_s, 100e12);
   EXPECT_DOUBLE_EQ(*host_fp32.compute, 0.3);
   EXPECT_DOUBLE_EQ(*host_fp32.transfer, 0.3);
+  // A host rung's own operations, where its bytes take longer (60 MB at 100
+  // GB/s, 0.6 ms; 0.3e9 operations at 100 TFLOP/s, 3 µs): the bandwidth.
+  CeilingFraction host_own = fraction_of_ceiling(ceilings, Backend::openmp, DeviceKind::cpu, own, timings);
+  EXPECT_EQ(host_own.ceiling, "host memory bandwidth");
+  EXPECT_DOUBLE_EQ(*host_own.compute, 0.6);
   // The same on OpenCL, where no FP32 rate is measured: the copy bandwidth,
   // and no transfer bound (the link is measured for CUDA only).
   CeilingFraction opencl = fraction_of_ceiling(ceilings, Backend::opencl, DeviceKind::gpu, work, timings);

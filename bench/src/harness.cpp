@@ -530,7 +530,13 @@ CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, D
                                     const RungTimings& timings, int devices) {
   CeilingFraction fraction;
   const auto& device = backend == Backend::cuda ? ceilings.cuda : ceilings.opencl;
-  if (kind == DeviceKind::cpu && work.fp32_bound && ceilings.host_fp32_operations_per_s > 0) {
+  // A rung's own operations (Work::rung_operations) bound it only where they
+  // take longer than its bytes: the roofline.
+  auto bytes_bound = [&work](double bytes_per_s, double operations_per_s) {
+    return work.rung_operations && bytes_per_s > 0 && work.bytes / bytes_per_s > work.operations / operations_per_s;
+  };
+  if (kind == DeviceKind::cpu && work.fp32_bound && ceilings.host_fp32_operations_per_s > 0 &&
+      !bytes_bound(ceilings.host_bytes_per_s, ceilings.host_fp32_operations_per_s)) {
     fraction.ceiling = "host FP32 rate";
     fraction.ceiling_operations_per_s = ceilings.host_fp32_operations_per_s;
   } else if (kind == DeviceKind::cpu) {
@@ -542,8 +548,7 @@ CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, D
       fraction.working_set_bytes = work.bytes;
     }
   } else if (device && work.fp32_bound && device->fp32_operations_per_s > 0 &&
-             !(work.rung_operations &&
-               work.bytes / device->copy_bytes_per_s > work.operations / device->fp32_operations_per_s)) {
+             !bytes_bound(device->copy_bytes_per_s, device->fp32_operations_per_s)) {
     fraction.ceiling = "device FP32 rate";
     fraction.ceiling_operations_per_s = device->fp32_operations_per_s;
   } else {

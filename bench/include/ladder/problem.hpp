@@ -31,8 +31,8 @@ struct Work {
   // device's measured FP32 rate, not its bandwidth.
   bool fp32_bound = false;
   // True where `operations` are a rung's own (Rung::operations), fewer than
-  // the problem's: a GPU rung is then judged by whichever of them and the
-  // bytes bounds it, the device's FP32 rate or its copy bandwidth.
+  // the problem's: the rung is then judged by whichever of them and the
+  // bytes bounds it, the FP32 rate or the memory bandwidth.
   bool rung_operations = false;
 };
 
