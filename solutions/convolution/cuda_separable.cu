@@ -8,7 +8,9 @@
 //
 // The decomposition is part of the timed compute, as cuda_fft's transform
 // of the kernel is: the SVD on the host, then its weights to the device.
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
