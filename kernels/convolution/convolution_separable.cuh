@@ -15,9 +15,9 @@
 // - For each term, the pass across: every tile row's 32 outputs of the 1-D
 //   convolution with the term's row weights, into a second tile. A thread
 //   does two neighbouring outputs of a row (half a warp a row), so that it
-//   reads the pixels they share once, two at a time: L + 1 pixels in
-//   (L + 1) / 2 8-byte loads for two outputs, where one output a thread
-//   read L pixels in L loads. Shared memory, not the multiply-adds, bounds
+//   reads the pixels they share once, two at a time: the L + 1 pixels of
+//   two outputs in L / 2 + 1 loads (8-byte ones, bar an even L's last),
+//   where one output a thread read L pixels in L loads. Shared memory, not the multiply-adds, bounds
 //   this pass. Then the pass down: each thread's 8 outputs down one
 //   column, from that second tile and the term's column weights.
 //   Neighbouring lanes read neighbouring words: no bank conflicts.
@@ -52,11 +52,19 @@ __host__ __device__ constexpr int separable_shared_floats(int rows, int columns)
 // compiled in (square odd kernels up to 15 × 15, as in cuda_unrolled: the
 // loops over the weights unroll and each term's weights sit in registers);
 // 0 where it comes at run time.
-// Six blocks an SM: the 15 × 15 kernel would take 47 registers a thread and
-// leave room for five, a grid of 3.25 waves at the workshop size instead of
-// 2.71; held to 40, it spills nothing.
+//
+// Six blocks an SM at once (the launch bounds' second figure) from sm_80 on,
+// whose SMs hold 1536 threads or more: the 15 × 15 kernel would take 47
+// registers a thread and leave room for five, a grid of 3.25 waves at the
+// workshop size on an H100 instead of 2.71; held to 40, it spills nothing.
+// Earlier GPUs hold 1024 threads an SM at most: no such bound there.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define LADDER_SEPARABLE_MIN_BLOCKS 1
+#else
+#define LADDER_SEPARABLE_MIN_BLOCKS 6
+#endif
 template <int kRows, int kColumns>
-__global__ void __launch_bounds__(kSeparableThreads, 6)
+__global__ void __launch_bounds__(kSeparableThreads, LADDER_SEPARABLE_MIN_BLOCKS)
     convolve_separable(const float* __restrict__ image, int height, int width, int run_time_rows, int run_time_columns,
                        int rank, const float* __restrict__ weights, float* __restrict__ output, int out_height,
                        int out_width) {
