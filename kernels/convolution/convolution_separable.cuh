@@ -55,8 +55,9 @@ __host__ __device__ constexpr int separable_shared_floats(int rows, int columns)
 //
 // Six blocks an SM at once (the launch bounds' second figure) from sm_80 on,
 // whose SMs hold 1536 threads or more: the 15 × 15 kernel would take 47
-// registers a thread and leave room for five, a grid of 3.25 waves at the
-// workshop size on an H100 instead of 2.71; held to 40, it spills nothing.
+// registers a thread and leave room for five: the workshop size's 2145
+// blocks would be 3.25 waves on an H100's 132 SMs instead of 2.71. Held to
+// 40 (ptxas), it spills nothing.
 // Earlier GPUs hold 1024 threads an SM at most: no such bound there.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define LADDER_SEPARABLE_MIN_BLOCKS 1
