@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   using namespace ladder;
   try {
     // Under mpirun, every rank but 0 follows rank 0's MPI rungs instead (ladder/mpi.hpp).
-    relaunch_with_ranks(argc, argv);  // --ranks N: this command again, as N ranks under mpirun
+    // --ranks N: this command again, as N ranks under mpirun, watched (`check` takes it itself).
+    if (const std::optional<int> job_status = run_with_ranks(argc, argv)) return *job_status;
     if (const std::optional<int> follower_status = start_mpi_rank()) return *follower_status;
     cli::Arguments args = cli::parse(argc, argv);
     if (cli::asks_for_help(args.command) || args.flag("--help")) {

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "ladder/backends.hpp"
 #include "ladder/error.hpp"
 
 namespace ladder::cli {
@@ -67,6 +68,7 @@ CheckVerdict check_rung(const Problem& problem, const std::string& rung, const s
     const std::string seed = std::to_string(i + 1);
     const std::string catches = cases[i].catches.empty() ? "" : " (catches: " + cases[i].catches + ")";
     if (announce) std::cerr << kCaseAnnouncement << where.substr(1) << " seed=" << seed << catches << std::endl;
+    set_mpi_case(where.substr(1) + " seed=" + seed + catches);  // what a verdict names where an MPI job goes wrong
     std::string failure;
     try {
       CheckResult result = check_case(*entry, problem, params, i + 1, options, simulated ? 1 : 2);
@@ -159,9 +161,25 @@ int command_check(const Arguments& args) {
     refuse_unless_memory_suffices(*problem, problem->resolve("tiny", check_case.params), memory_limit);
   const bool timed = track == kExercisesTrack && !child;
   if (timed) refuse_unless_memory_suffices(*problem, timed_params, memory_limit);
+  // The MPI rungs (mpi, cuda_nccl): each in a job of its own, of --ranks
+  // ranks (1 without it), watched, so that an MPI error, a hang or a rank
+  // that dies is that rung's verdict. Under a launcher of the user's own,
+  // or without mpirun, in this process as any rung.
+  const int ranks = args.flag("--ranks") ? ranks_from_text(args.value("--ranks")) : 1;
+  if (args.flag("--ranks") && launched_by_mpirun())
+    throw UsageError("--ranks starts mpirun itself: use it without mpirun, or mpirun without it");
+  const bool jobs = !child && !launched_by_mpirun() && mpi_availability().available && on_path("mpirun");
+  if (args.flag("--ranks") && !jobs && !child)
+    throw UsageError("--ranks: " + (mpi_availability().available ? std::string("mpirun is not on the PATH (Debian: apt-get install openmpi-bin)")
+                                                                 : mpi_availability().reason));
+  auto in_mpi_job = [&](const std::string& rung) {
+    return jobs && shares_work_among_ranks(rung) && rung_availability(problem->name(), rung, track, options).available;
+  };
   if (!child)  // (a child's words are its verdict file)
     std::cout << problem->name() << ", " << track << " track"
-              << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "") << ":\n"
+              << (track == kExercisesTrack ? " (exercises/" + problem->name() + ")" : "")
+              << (args.flag("--ranks") ? ", MPI rungs on " + std::to_string(ranks) + " rank" + (ranks == 1 ? "" : "s") : "")
+              << ":\n"
               << std::flush;
 
   std::map<std::string, CheckVerdict> verdicts;
@@ -172,7 +190,19 @@ int command_check(const Arguments& args) {
     CheckVerdict& verdict = verdicts[rung];
     if (child) {
       verdict = check_rung(*problem, rung, track, cases, options, true, simulated);
+      // An MPI rung's job times the rung itself where it passes (check_in_mpi_job).
+      if (const char* timed_size = std::getenv(kCheckTimedSize); timed_size && verdict.kind == CheckVerdict::pass) {
+        std::map<std::string, CheckVerdict> one = {{rung, verdict}};
+        add_exercise_times(*problem, timed_size, {rung}, options, one);
+        verdict = one[rung];
+      }
       write_verdict(verdict_file, verdict);
+    } else if (in_mpi_job(rung)) {
+      verdict = check_in_mpi_job(args, problem->name(), rung, track, ranks, timed ? size : "", scratch->path);
+      if (verdict.kind == CheckVerdict::pass) {
+        ++counts[verdict.kind];
+        continue;  // timed in its job already
+      }
     } else if (backend_of(rung) == Backend::opencl) {
       // In a child of its own: a kernel that writes past its buffers can
       // corrupt PoCL's heap and abort the process, and this one reports it.
@@ -187,7 +217,10 @@ int command_check(const Arguments& args) {
   if (child) return 0;
   if (timed) add_exercise_times(*problem, size, passing, options, verdicts);
 
-  for (const auto& rung : rungs) std::cout << "  " << std::left << std::setw(16) << rung << verdicts[rung].text << '\n';
+  std::size_t width = 15;  // the rungs' names in a column, a space after the longest
+  for (const auto& rung : rungs) width = std::max(width, rung.size());
+  for (const auto& rung : rungs)
+    std::cout << "  " << std::left << std::setw(static_cast<int>(width) + 1) << rung << verdicts[rung].text << '\n';
   return print_summary(counts);
 }
 

@@ -29,9 +29,13 @@ struct CheckVerdict {
 constexpr const char* kCheckVerdict = "LADDER_CHECK_VERDICT";
 constexpr const char* kSimulatedCheck = "LADDER_CHECK_SIMULATED";
 constexpr const char* kCaseAnnouncement = "ladder: case ";
+// Set for a child that checks an MPI rung in a job of its own: the size at
+// which it also times the rung where it passes (the exercises track).
+constexpr const char* kCheckTimedSize = "LADDER_CHECK_TIMED_SIZE";
 
-// The child's one verdict, to the file kCheckVerdict names.
+// The child's one verdict, to the file kCheckVerdict names, and read back.
 void write_verdict(const std::string& path, const CheckVerdict& verdict);
+std::optional<CheckVerdict> read_verdict(const std::string& path);
 
 // A scratch folder for the children's verdicts and output, removed at the end.
 struct ScratchFolder {
@@ -62,6 +66,14 @@ struct ChildCheck {
 ChildCheck check_in_child(const Arguments& args, const std::string& exercise, const std::string& rung,
                           const std::string& track, const std::string& wrapper, bool simulated,
                           const std::filesystem::path& scratch);
+
+// Checks an MPI rung (mpi, cuda_nccl) as `ranks` ranks in a job of its own,
+// under mpirun, watched (ladder/mpi_job.hpp): an MPI error, a hang or a rank
+// that dies is that rung's FAIL, with its case, and only ladder speaks.
+// With `timed_size`, a rung that passes is timed there too.
+CheckVerdict check_in_mpi_job(const Arguments& args, const std::string& exercise, const std::string& rung,
+                              const std::string& track, int ranks, const std::string& timed_size,
+                              const std::filesystem::path& scratch);
 
 // The check's last line; its exit status: 1 where a rung failed.
 int print_summary(std::map<CheckVerdict::Kind, int> counts);

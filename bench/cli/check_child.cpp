@@ -11,6 +11,7 @@
 #include <regex>
 
 #include "bench/cli/check.hpp"
+#include "ladder/mpi_job.hpp"
 #include "ladder/npy.hpp"
 
 namespace ladder::cli {
@@ -24,16 +25,6 @@ const std::vector<std::pair<CheckVerdict::Kind, std::string>> kVerdictNames = {
     {CheckVerdict::skipped, "skipped"},
     {CheckVerdict::no_skeleton, "no_skeleton"}};
 
-std::optional<CheckVerdict> read_verdict(const std::string& path) {
-  std::ifstream in(path);
-  std::string name, text;
-  if (!std::getline(in, name)) return std::nullopt;
-  std::getline(in, text, '\0');
-  for (const auto& [kind, known] : kVerdictNames)
-    if (known == name) return CheckVerdict{kind, text};
-  return std::nullopt;
-}
-
 // A word for the shell, in single quotes. Built in steps: GCC 12 at -O3
 // warns (-Wrestrict, a false positive) on "'" + std::string here.
 std::string quoted(const std::string& word) {
@@ -44,6 +35,16 @@ std::string quoted(const std::string& word) {
 }
 
 }  // namespace
+
+std::optional<CheckVerdict> read_verdict(const std::string& path) {
+  std::ifstream in(path);
+  std::string name, text;
+  if (!std::getline(in, name)) return std::nullopt;
+  std::getline(in, text, '\0');
+  for (const auto& [kind, known] : kVerdictNames)
+    if (known == name) return CheckVerdict{kind, text};
+  return std::nullopt;
+}
 
 void write_verdict(const std::string& path, const CheckVerdict& verdict) {
   for (const auto& [kind, name] : kVerdictNames)
@@ -90,6 +91,30 @@ ChildCheck check_in_child(const Arguments& args, const std::string& exercise, co
   for (std::string line; std::getline(in, line);) child.lines.push_back(line);
   child.verdict = read_verdict(verdict_file.string());
   return child;
+}
+
+CheckVerdict check_in_mpi_job(const Arguments& args, const std::string& exercise, const std::string& rung,
+                              const std::string& track, int ranks, const std::string& timed_size,
+                              const std::filesystem::path& scratch) {
+  const auto verdict_file = scratch / (rung + ".verdict");
+  std::filesystem::remove(verdict_file);
+  std::vector<std::string> command = {"check", exercise, "--variants", rung, "--track", track};
+  for (const char* option : {"--threads", "--hang-limit"})
+    if (args.flag(option)) command.insert(command.end(), {option, args.value(option)});
+  std::vector<std::pair<std::string, std::string>> environment = {{kCheckVerdict, verdict_file.string()}};
+  if (!timed_size.empty()) environment.emplace_back(kCheckTimedSize, timed_size);
+  const MpiJob job = run_mpi_job(ranks, command, false, environment);
+  if (auto verdict = read_verdict(verdict_file.string())) return *verdict;
+  if (job.problem && job.problem->kind == JobProblem::not_implemented)
+    return {CheckVerdict::not_implemented, "not implemented (" + job.problem->text + ")"};
+  if (job.problem)
+    return {CheckVerdict::fail, "FAIL case " + (job.case_text.empty() ? "(before the first)" : job.case_text) + ": " +
+                                    job.problem->text};
+  std::string last;  // the job ended without a verdict and the board says nothing: its last words
+  for (std::size_t i = job.output.size() > 6 ? job.output.size() - 6 : 0; i < job.output.size(); ++i)
+    if (job.output[i].rfind(kCaseAnnouncement, 0) != 0) last += "\n      " + job.output[i];
+  return {CheckVerdict::fail, "FAIL: the check on " + std::to_string(ranks) + " ranks ended without a verdict, exit status " +
+                                  std::to_string(job.status) + "." + (last.empty() ? "" : " Its last words:" + last)};
 }
 
 }  // namespace ladder::cli

@@ -49,6 +49,7 @@ const CommandSpec* find_command(const std::string& name);
 long parse_integer(const std::string& option, const std::string& text, long min, long max);
 double parse_positive(const std::string& option, const std::string& text);
 std::vector<std::string> split_list(const std::string& text);
+bool on_path(const std::string& program);  // an executable of that name in a folder of PATH
 RunOptions run_options(const Arguments& args);
 Params parameter_overrides(const Arguments& args);
 std::string checked_track(const Arguments& args);

@@ -71,6 +71,9 @@ const std::vector<OptionSpec> kOptions = {
                             "stays the size's (default: strong scaling, one input for every count)"},
     {"--ranks", "N", {"run", "check", "solve"}, "the same command as N MPI ranks under mpirun: the mpi and\n"
                                                 "cuda_nccl rungs share the work, rank 0 prints and writes"},
+    {"--hang-limit", "S", {"run", "check", "solve"}, "seconds an MPI rung's step may go without every rank\n"
+                                                     "finishing it before it is called a hang (default 10, and\n"
+                                                     "1 s more per 20 MB of the case's arrays)"},
     {"--seed", "S", {"run", "generate"}, "input seed (default 1)"},
     {"--threads", "N", {"run", "check", "solve"}, "OpenMP threads"},
     {"--pinned", "", {"run", "solve"}, "page-locked host buffers for the CUDA rungs' copies"},

@@ -1,5 +1,7 @@
 // The helpers the commands share (cli.hpp): reading numbers, lists, the
 // device and thread options, --param and --track, and the memory check.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <sstream>
 
@@ -8,6 +10,7 @@
 #endif
 
 #include "bench/cli/cli.hpp"
+#include "ladder/backends.hpp"
 #include "ladder/error.hpp"
 
 namespace ladder::cli {
@@ -40,6 +43,14 @@ double parse_positive(const std::string& option, const std::string& text) {
   return value;
 }
 
+bool on_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::stringstream folders(path ? path : "");
+  for (std::string folder; std::getline(folders, folder, ':');)
+    if (!folder.empty() && ::access((folder + "/" + program).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> items;
   std::stringstream in(text);
@@ -59,6 +70,7 @@ RunOptions run_options(const Arguments& args) {
   if (args.flag("--cuda-device"))
     options.cuda_device = parse_integer("--cuda-device", args.value("--cuda-device"), 0, 1024);
   options.opencl_device = args.value("--opencl-device");
+  if (args.flag("--hang-limit")) set_mpi_hang_limit(parse_positive("--hang-limit", args.value("--hang-limit")));
 #ifdef _OPENMP
   if (options.threads > 0) omp_set_num_threads(options.threads);
 #endif

@@ -173,10 +173,10 @@ nlohmann::json measure_network(const std::vector<RunRequest>& requests, const Ru
   for (const auto& request : requests)
     for (const auto& rung : request.variants) {
       distributed |= shares_work_among_ranks(rung);
-      nccl |= has_gpu_per_rank(rung);
+      // NCCL's probe only where its rung can run: a GPU for each rank.
+      nccl |= has_gpu_per_rank(rung) && rung_availability(request.exercise, rung, request.track, options).available;
     }
   if (!distributed || mpi_job_ranks() == 1) return nullptr;
-  nccl = nccl && backend_availability(Backend::cuda, options).available;
   std::cerr << "measuring communication between the " << mpi_job_ranks() << " ranks (exchange, allreduce; MPI"
             << (nccl ? ", NCCL" : "") << ")...\n";
   nlohmann::json measured = measure_communication(nccl);
@@ -302,6 +302,16 @@ int command_run(const Arguments& args) {
   for (const auto& request : requests)
     for (const auto& rung : request.variants) backends.insert(backend_of(rung));
   for (Backend backend : backends) backend_availability(backend, options);
+  // A rung with a GPU for each rank, named with --variants, where this
+  // machine has more ranks than GPUs: refused before anything runs. (Not
+  // named, it is skipped with the same reason, and the mpi rungs run.)
+  for (const auto& rung : split_list(args.value("--variants")))
+    for (const auto& request : requests)
+      if (has_gpu_per_rank(rung) && backend_availability(Backend::cuda, options).available)
+        if (const Availability gpus = rung_availability(request.exercise, rung, request.track, options);
+            gpus.reason.rfind("needs a GPU for each", 0) == 0)
+          throw UsageError(request.exercise + "'s " + rung + " rung " + gpus.reason +
+                           ": run it with at most as many ranks as GPUs (--ranks), or leave it out of --variants");
 
   // A reference run starts on an idle machine: say so when it does not.
   RunReadings readings;

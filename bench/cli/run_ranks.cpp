@@ -47,14 +47,6 @@ struct RanksLaunch {
   std::string value;
 };
 
-bool on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  std::stringstream folders(path ? path : "");
-  for (std::string folder; std::getline(folders, folder, ':');)
-    if (!folder.empty() && ::access((folder + "/" + program).c_str(), X_OK) == 0) return true;
-  return false;
-}
-
 // The launches of --sweep ranks=V1,V2 [--weak], checked before any runs: the
 // counts, MPI and mpirun, and each case's parameters and memory.
 std::vector<RanksLaunch> ranks_launches(const Arguments& args, const std::string& values) {

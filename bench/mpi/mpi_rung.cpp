@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdarg>
+#include <filesystem>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -22,6 +24,8 @@
 
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
+#include "ladder/job_board.hpp"
+#include "ladder/mpi_job.hpp"
 
 namespace ladder {
 
@@ -47,6 +51,108 @@ int world_size() {
 // On rank 0, at exit: the other ranks are told to stop, then MPI ends.
 void finish_on_rank_zero();
 
+// What this rank is doing, for the verdicts when something goes wrong
+// (ladder/job_board.hpp): the board (where the job has one), the rung and
+// the case, the step.
+struct JobState {
+  std::unique_ptr<JobBoard> board;
+  bool watched = false;      // by `--ranks`'s supervisor, which words the verdicts
+  std::string rung = "an MPI rung", case_text;
+  std::string next_case;     // set_mpi_case() for the next rung made
+  double hang_limit_s = 0;   // --hang-limit; 0: default_step_limit()
+  JobStep step = JobStep::idle;
+};
+JobState job;
+
+// "MPI_Gatherv failed on rank 1 of 2 in the download step (gather) of
+// convolution's mpi rung": where a failure happened, for its verdict.
+std::string failure_place(const std::string& what) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  return what + " on rank " + std::to_string(rank) + " of " + std::to_string(ranks) + " in " +
+         job_step_name(job.step);
+}
+
+// A failure on one rank while the others wait in a collective would hang
+// the job: it is put on the board (the supervisor words the verdict), or,
+// under a launcher of the user's own, said here; then every rank is stopped.
+[[noreturn]] void stop_job(const std::string& failure) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (job.board) job.board->stop(rank, RankState::failed, failure);
+  if (!job.watched)
+    std::cerr << "ladder: FAIL: " << job.rung << (job.case_text.empty() ? "" : " on case " + job.case_text) << ": "
+              << failure << "; stopping every rank\n"
+              << std::flush;
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+// Every MPI error on MPI_COMM_WORLD (and the communicators made from it),
+// the participant's own calls included: MPI_ERRORS_ARE_FATAL would end the
+// job with the launcher's words only; this names the call, the rank and the
+// step. Open MPI passes the call's name after the error code.
+void on_mpi_error(MPI_Comm*, int* code, ...) {
+  std::string call = "an MPI call";
+#ifdef OPEN_MPI
+  va_list rest;
+  va_start(rest, code);
+  const char* name = va_arg(rest, const char*);
+  va_end(rest);
+  if (name != nullptr && std::strncmp(name, "MPI_", 4) == 0) call = name;
+#endif
+  char message[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(*code, message, &length);
+  stop_job(failure_place(call + " failed") + ": " + std::string(message, static_cast<std::size_t>(length)));
+}
+
+// Under a launcher of the user's own (no supervisor), rank 0 watches the
+// board itself: a step past its limit, or a rank gone, ends the job with
+// one line.
+void watch_board_from_rank_zero() {
+  std::thread([] {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      const JobBoard::View view = job.board->view();
+      std::string said;
+      if (const auto problem = problem_on_board(view, true); problem && problem->kind != JobProblem::failed)
+        said = (problem->kind == JobProblem::hang ? "FAIL: " : "not implemented: ") + view.rung + " on case " +
+               view.case_text + ": " + problem->text;
+      else if (const auto dead = dead_rank(view))
+        said = "FAIL: " + view.rung + " on case " + view.case_text + ": rank " + std::to_string(dead->rank) +
+               " died in " + job_step_name(dead->step);
+      if (said.empty()) continue;
+      std::cerr << "ladder: " << said << "; stopping every rank\n" << std::flush;
+      std::_Exit(1);  // the launcher ends the other ranks
+    }
+  }).detach();
+}
+
+// The board: the supervisor's (LADDER_JOB_BOARD), or under another
+// launcher one that rank 0 makes in the temporary folder and watches.
+void join_board() {
+  const int rank = world_rank(), ranks = world_size();
+  if (const char* path = std::getenv(kJobBoardVariable); path && *path) {
+    job.board = JobBoard::open(path);
+    job.watched = true;
+  } else if (ranks > 1) {
+    std::string path;
+    if (rank == 0) {
+      path = (std::filesystem::temp_directory_path() / ("ladder-job-" + std::to_string(getpid()) + ".board")).string();
+      job.board = JobBoard::create(path, ranks);
+    }
+    long long length = static_cast<long long>(path.size());
+    LADDER_MPI(MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD));
+    path.resize(static_cast<std::size_t>(length));
+    LADDER_MPI(MPI_Bcast(path.data(), static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD));
+    if (rank != 0) job.board = JobBoard::open(path);  // nullptr on another machine: that rank is not watched
+    if (rank == 0) watch_board_from_rank_zero();
+  }
+  if (job.board) job.board->join(rank);
+}
+
 // MPI is started once per process: at start-up under mpirun, else by the
 // first MpiRung (a job of one rank, as `ladder check` without mpirun is).
 void ensure_mpi() {
@@ -55,6 +161,10 @@ void ensure_mpi() {
   if (started) return;
   int provided = 0;
   LADDER_MPI(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided));
+  MPI_Errhandler handler;
+  LADDER_MPI(MPI_Comm_create_errhandler(on_mpi_error, &handler));
+  LADDER_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, handler));
+  join_board();
   if (world_rank() == 0) std::atexit(finish_on_rank_zero);
 }
 
@@ -99,18 +209,12 @@ void finish_on_rank_zero() {
   MPI_Finalized(&finalized);
   if (finalized) return;
   if (world_size() > 1) announce(MpiRung::Step::quit);
+  if (job.board) job.board->stop(0, RankState::finished, "");
   MPI_Finalize();
 }
 
-// A failure on one rank while the others wait in a collective would hang
-// the job: it is reported, and every rank is stopped.
-[[noreturn]] void abort_job(const std::string& where, const std::exception& error) {
-  std::cerr << "ladder: rank " << world_rank() << " of " << world_size() << " failed in " << where << ": "
-            << error.what() << "; stopping every rank\n";
-  std::cerr.flush();
-  MPI_Abort(MPI_COMM_WORLD, 3);
-  std::_Exit(3);
-}
+// An exception on a rank of several: the job is stopped (stop_job).
+[[noreturn]] void abort_job(const std::exception& error) { stop_job(failure_place("failed") + ": " + error.what()); }
 
 // "Not implemented" on every rank or none (issue 47). A participant's rung
 // throws NotImplemented (LADDER_TODO) on each rank that reaches the line:
@@ -139,9 +243,8 @@ void agree_on_todos(const std::string& where, const std::optional<std::string>& 
     LADDER_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
     if (done || !todo) continue;  // a rank that went through its step waits as long as the others take
     if (std::chrono::steady_clock::now() - since > kTodoPatience)
-      abort_job(where, NotImplemented(*todo + "; the other ranks did not end the step within " +
-                                      std::to_string(kTodoPatience.count()) + " s, waiting, it seems, for this "
-                                      "rank: put the LADDER_TODO where every rank reaches it"));
+      stop_job(*todo + "; the other ranks did not end " + where + " within " + std::to_string(kTodoPatience.count()) +
+               " s, waiting, it seems, for this rank: put the LADDER_TODO where every rank reaches it");
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   if (first == ranks) return;  // nobody stopped: the step is done
@@ -187,10 +290,22 @@ std::string host_cpu_model();  // host_rung.cpp
 
 Availability mpi_availability() { return {true, ""}; }
 
+void set_mpi_case(const std::string& text) { job.next_case = text; }
+void set_mpi_hang_limit(double seconds) { job.hang_limit_s = seconds; }
+
 MpiRung::MpiRung(const RungContext& context) {
   ensure_mpi();
   rank_ = world_rank();
   ranks_ = world_size();
+  // What a verdict calls this rung and its case: the check's words for the
+  // case where it gave them (set_mpi_case), else the parameters.
+  job.rung = context.exercise + "'s " + context.rung + " rung" +
+             (context.track == kExercisesTrack ? " (exercises track)" : "");
+  job.case_text = job.next_case;
+  if (job.case_text.empty())
+    for (const auto& [key, value] : context.params.values())
+      job.case_text += (job.case_text.empty() ? "" : " ") + key + "=" + value;
+  if (job.board) job.board->stop(rank_, RankState::running, "");
   if (rank_ == 0 && ranks_ > 1) {
     const nlohmann::json made = {{"exercise", context.exercise}, {"rung", context.rung},
                                  {"track", context.track},       {"params", context.params.values()},
@@ -210,9 +325,11 @@ void MpiRung::release_other_ranks() {
 }
 
 void MpiRung::take_step(Step step, const Arrays* inputs, Arrays* outputs) {
-  const char* names[] = {"make", "prepare", "upload", "compute", "download", "destroy", "quit", "measure"};
   if (rank_ == 0 && ranks_ > 1) announce(step);
-  const std::string where = std::string("the ") + names[static_cast<int>(step)] + " step of an MPI rung";
+  const JobStep steps[] = {JobStep::idle, JobStep::prepare, JobStep::upload, JobStep::compute, JobStep::download};
+  job.step = static_cast<int>(step) < 5 ? steps[static_cast<int>(step)] : JobStep::idle;
+  if (job.board) job.board->enter(rank_, job.step);
+  const std::string where = job_step_name(job.step);
   std::optional<std::string> todo;  // this rank stopped at a LADDER_TODO, with its message
   try {
     switch (step) {
@@ -227,14 +344,26 @@ void MpiRung::take_step(Step step, const Arrays* inputs, Arrays* outputs) {
   } catch (const NotImplemented& error) {
     if (ranks_ == 1) throw;
     todo = error.what();
+    if (job.board) job.board->stop(rank_, RankState::todo, *todo);
   } catch (const std::exception& error) {
     if (ranks_ == 1) throw;  // alone, nobody waits: the harness reports it as any rung's failure
-    abort_job(where, error);
+    abort_job(error);
   }
+  if (job.board) job.board->leave(rank_);
   if (ranks_ > 1) agree_on_todos(where, todo);  // throws NotImplemented on rank 0 where any rank stopped
+  if (job.board) job.board->idle(rank_);
+  job.step = JobStep::idle;
 }
 
-void MpiRung::prepare(const Arrays& inputs, Arrays& outputs) { take_step(Step::prepare, &inputs, &outputs); }
+void MpiRung::prepare(const Arrays& inputs, Arrays& outputs) {
+  // Rank 0 puts the case on the board, and the limit on a step, from the size of its arrays.
+  double bytes = 0;
+  for (const Arrays* arrays : {&inputs, static_cast<const Arrays*>(&outputs)})
+    for (const auto& [name, array] : *arrays) bytes += static_cast<double>(array.bytes());
+  const double limit = job.hang_limit_s > 0 ? job.hang_limit_s : default_step_limit(bytes);
+  if (job.board) job.board->set_case(job.rung, job.case_text, limit);
+  take_step(Step::prepare, &inputs, &outputs);
+}
 void MpiRung::upload() { take_step(Step::upload, nullptr, nullptr); }
 void MpiRung::compute() { take_step(Step::compute, nullptr, nullptr); }
 void MpiRung::download() { take_step(Step::download, nullptr, nullptr); }
@@ -339,6 +468,11 @@ nlohmann::json probe(const char* backend, CommunicationOps& ops) {
 
 // Every rank: the probe through MPI and, asked and built, through NCCL.
 nlohmann::json probe_every_backend(bool nccl) {
+  // On the board as a step of its own: a probe that makes no progress is a hang too.
+  const int rank = world_rank();
+  if (job.board && rank == 0) job.board->set_case("the communication probe", "", std::max(60.0, job.hang_limit_s));
+  job.step = JobStep::probe;
+  if (job.board) job.board->enter(rank, JobStep::probe);
   nlohmann::json measured = nlohmann::json::array();
   {
     MpiOps ops(kProbeMaxBytes);
@@ -348,6 +482,8 @@ nlohmann::json probe_every_backend(bool nccl) {
     const std::unique_ptr<CommunicationOps> ops = nccl_ops_maker(kProbeMaxBytes, rank_on_this_machine());
     measured.push_back(probe("nccl", *ops));
   }
+  if (job.board) job.board->leave(rank), job.board->idle(rank);
+  job.step = JobStep::idle;
   return measured;
 }
 
@@ -366,7 +502,7 @@ nlohmann::json measure_communication(bool nccl) {
   try {
     return probe_every_backend(nccl);
   } catch (const std::exception& error) {
-    abort_job("the communication probe", error);  // the other ranks may wait in one of its collectives
+    abort_job(error);  // the other ranks may wait in one of its collectives
   }
 }
 
@@ -382,8 +518,10 @@ int mpi_ranks_on_this_machine() {
   return local_size ? std::max(1, std::atoi(local_size)) : 1;
 }
 
-// `ladder run ... --ranks N`: the same command again, as N ranks under mpirun.
-void relaunch_with_ranks(int argc, char** argv) {
+// `ladder run ... --ranks N`: the same command again, as N ranks under
+// mpirun, supervised (mpi_job.cpp): its exit status. `ladder check` takes
+// --ranks itself (each MPI rung in a job of its own).
+std::optional<int> run_with_ranks(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::optional<int> ranks;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -399,38 +537,24 @@ void relaunch_with_ranks(int argc, char** argv) {
     } else {
       continue;
     }
-    char* end = nullptr;
-    const long n = std::strtol(value.c_str(), &end, 10);
-    if (value.empty() || *end != '\0' || n < 1 || n > 1024)
-      throw UsageError("--ranks " + value + ": give a number of MPI ranks from 1 to 1024");
-    ranks = static_cast<int>(n);
+    ranks = ranks_from_text(value);
     break;
   }
-  if (!ranks) return;
+  if (!ranks || (!args.empty() && args[0] == "check")) return std::nullopt;
   if (launched_by_mpirun()) throw UsageError("--ranks starts mpirun itself: use it without mpirun, or mpirun without it");
-  std::vector<std::string> command = {"mpirun", "-np", std::to_string(*ranks)};
-#ifdef OPEN_MPI
-  command.push_back("--oversubscribe");  // more ranks than cores is allowed, if slow
-  // No binding to a core: rank 0 also runs the openmp rungs, which want every core (bound, they got one).
-  command.insert(command.end(), {"--bind-to", "none"});
-  // Open MPI refuses to run as root unless told: containers and CI often are root.
-  if (geteuid() == 0) {
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-  }
-#endif
-  char self[4096];
-  const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (length <= 0) throw UsageError("--ranks: cannot tell where this ladder program is (/proc/self/exe)");
-  command.push_back(std::string(self, static_cast<std::size_t>(length)));
-  command.insert(command.end(), args.begin(), args.end());
-  std::vector<char*> exec_args;
-  for (auto& arg : command) exec_args.push_back(arg.data());
-  exec_args.push_back(nullptr);
-  std::cout.flush();
-  execvp("mpirun", exec_args.data());
-  throw UsageError("--ranks: could not start mpirun (" + std::string(std::strerror(errno)) +
-                   "; Debian: apt-get install openmpi-bin)");
+  const MpiJob job = run_mpi_job(*ranks, args, true);
+  if (!job.problem) return job.status;
+  std::cerr << "ladder: " << job.describe() << "; the job was stopped"
+            << (args.empty() || args[0] != "run" ? "" : ", and no results file written") << '\n';
+  return 1;
+}
+
+int ranks_from_text(const std::string& value) {
+  char* end = nullptr;
+  const long n = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || n < 1 || n > 1024)
+    throw UsageError("--ranks " + value + ": give a number of MPI ranks from 1 to 1024");
+  return static_cast<int>(n);
 }
 
 std::optional<int> start_mpi_rank() {
@@ -461,6 +585,7 @@ std::optional<int> start_mpi_rank() {
         case MpiRung::Step::measure: probe_every_backend(announcement.text == "nccl"); break;
         case MpiRung::Step::quit:
           rung.reset();
+          if (job.board) job.board->stop(world_rank(), RankState::finished, "");
           MPI_Finalize();
           return 0;
         default:
@@ -469,7 +594,7 @@ std::optional<int> start_mpi_rank() {
       }
     }
   } catch (const std::exception& error) {
-    abort_job("following rank 0", error);
+    abort_job(error);
   }
 }
 

@@ -667,8 +667,11 @@ void Harness::measure_host_ceiling_at(const Work& work) {
 
 std::vector<std::string> ladder_rungs(const Problem& problem) {
   std::vector<std::string> ladder = problem.rungs();
-  for (const auto& rung : registered_rungs(problem.name()))
-    if (std::find(ladder.begin(), ladder.end(), rung) == ladder.end()) ladder.push_back(rung);
+  // Then the rungs registered beyond the problem's list, in either track
+  // (a participant's own, or a test's planted mistake).
+  for (const std::string* track : {&kSolutionsTrack, &kExercisesTrack})
+    for (const auto& rung : registered_rungs(problem.name(), *track))
+      if (std::find(ladder.begin(), ladder.end(), rung) == ladder.end()) ladder.push_back(rung);
   return ladder;
 }
 

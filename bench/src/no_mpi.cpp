@@ -14,9 +14,13 @@ int mpi_ranks_on_this_machine() { return 1; }
 int mpi_job_ranks() { return 1; }
 bool launched_by_mpirun() { return false; }
 nlohmann::json measure_communication(bool) { return nullptr; }
-void relaunch_with_ranks(int argc, char** argv) {
+std::optional<int> run_with_ranks(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]).rfind("--ranks", 0) == 0) throw UsageError("--ranks: " + mpi_availability().reason);
+  return std::nullopt;
 }
+int ranks_from_text(const std::string&) { throw UsageError("--ranks: " + mpi_availability().reason); }
+void set_mpi_case(const std::string&) {}
+void set_mpi_hang_limit(double) {}
 
 }  // namespace ladder

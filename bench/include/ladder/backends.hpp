@@ -17,9 +17,17 @@ Availability mpi_availability();
 // returns its exit status when rank 0 is done; rank 0 (and a process not
 // started by mpirun) gets nullopt and runs the command. bench/mpi, or a stub.
 std::optional<int> start_mpi_rank();
-// `--ranks N` on the command line: runs the same command as N MPI ranks under
-// mpirun (and does not return); without it, returns at once.
-void relaunch_with_ranks(int argc, char** argv);
+// `--ranks N` on the command line of any command but `check`: runs the same
+// command as N MPI ranks under mpirun, supervised (ladder/mpi_job.hpp), and
+// gives its exit status; without it, nullopt at once.
+std::optional<int> run_with_ranks(int argc, char** argv);
+// The N of `--ranks N`: a UsageError unless it is 1 to 1024.
+int ranks_from_text(const std::string& value);
+// Words for the verdicts where an MPI job goes wrong (ladder/job_board.hpp):
+// the case the next rung made is checked on (`ladder check` names it;
+// otherwise its parameters), and the limit on one step (--hang-limit).
+void set_mpi_case(const std::string& text);
+void set_mpi_hang_limit(double seconds);
 // How many ranks of this MPI job run on this machine (1 outside mpirun).
 int mpi_ranks_on_this_machine();
 // How many ranks this MPI job has in all (1 outside mpirun, and without MPI).
