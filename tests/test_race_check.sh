@@ -12,7 +12,7 @@
 #       tests out of bounds, the histogram without zeroing its local counts
 #       a FAIL
 set -uo pipefail
-source_dir=$1 ladder=$2 mode=$3
+source_dir=$1 ladder=$(realpath "$2") mode=$3
 command -v oclgrind >/dev/null || { echo "skipped: oclgrind is not installed"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -53,6 +53,13 @@ for track in solutions exercises; do
     "$work/racy.txt"
   expect "and the summary counts it as failed" "^0 passed, 1 failed" "$work/racy.txt"
 done
+# The same from a folder the kernels do not lie below, inside the system's
+# temporary folder (where Oclgrind names files relative to a folder of its
+# own, and where a fresh clone often lies): the verdict still reads the line.
+mkdir -p "$work/elsewhere"
+(cd "$work/elsewhere" && LADDER_KERNEL_DIR="$work/kernels" "$ladder" check histogram --race >"$work/racy-elsewhere.txt" 2>&1)
+expect "from another folder, the race's verdict still reads its line" \
+  "^  opencl +race: .*histogram/histogram.cl line [0-9]+: .*local_counts\[values\[i\]\]\+\+;" "$work/racy-elsewhere.txt"
 # Oclgrind reports a race for every pair of work-items; the place is printed once.
 if [ "$(grep -c "^in case " "$work/racy.txt")" = 1 ]; then
   echo "ok: the race's report is printed once"

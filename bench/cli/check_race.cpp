@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -36,27 +37,39 @@ struct OclgrindReport {
   std::string where() const { return file.empty() ? "" : file + " line " + line + ": " + source; }
 };
 
-// Line `line` (from 1) of a kernel file as a report names it: the file, or
-// for the solutions' kernels the source embedded from kernels/. Oclgrind's
-// own copy of the line is one off: it counts the "#line" that
-// opencl_program_source puts first.
-std::string kernel_line(const std::string& file, std::size_t line) {
-  std::istringstream embedded;
-  std::ifstream on_disk(file);
-  std::istream* in = &on_disk;
-  if (!on_disk && file.rfind("kernels/", 0) == 0)
-    for (const auto& kernel : embedded_kernels())
-      if (file.substr(8) == kernel.path) embedded.str(kernel.source), in = &embedded;
-  std::string text;
-  for (std::size_t i = 0; i < line && std::getline(*in, text);) ++i;
-  if (!*in) return "";
-  const auto start = text.find_first_not_of(" \t");
-  return start == std::string::npos ? "" : text.substr(start);
+// The kernel a report names, as this program knows it, and line `line`
+// (from 1) of it. Oclgrind names the file that opencl_program_source put
+// in its "#line" (kernel_file), but may make it relative to a folder of its
+// own compiler's (seen: the system's temporary folder), so the name is
+// matched against the end of each kernel's file, whatever the current
+// folder; the line is read from the source the rung was built from
+// (kernel_source: the edited copy, the participant's file or the embedded
+// one). Oclgrind's own copy of the line is one off: it counts the "#line".
+struct KernelLine {
+  std::string file, source;
+};
+KernelLine kernel_line(const std::string& reported, std::size_t line, const std::string& track) {
+  std::filesystem::path tail;  // the reported name without its leading "./" and "../"
+  for (const auto& part : std::filesystem::path(reported))
+    if (!tail.empty() || (part != "." && part != "..")) tail /= part;
+  for (const auto& kernel : embedded_kernels()) {
+    const std::string file = kernel_file(kernel.path, track);
+    const std::string whole = std::filesystem::absolute(file).lexically_normal().string(), end = tail.string();
+    const bool same = whole == end || (whole.size() > end.size() &&
+                                       whole.compare(whole.size() - end.size() - 1, std::string::npos, "/" + end) == 0);
+    if (end.empty() || !same) continue;
+    std::istringstream in(kernel_source(kernel.path, track));
+    std::string text;
+    for (std::size_t i = 0; i < line && std::getline(in, text);) ++i;
+    const auto start = text.find_first_not_of(" \t");
+    return {file, !in || start == std::string::npos ? "" : text.substr(start)};
+  }
+  return {reported, ""};
 }
 
 // The reports in what a child wrote to stderr, in order, each with the case
 // announced before it. Reports are blocks: a headline, then tab-indented lines.
-std::vector<OclgrindReport> oclgrind_reports(const std::vector<std::string>& lines) {
+std::vector<OclgrindReport> oclgrind_reports(const std::vector<std::string>& lines, const std::string& track) {
   std::vector<OclgrindReport> reports;
   const std::regex location(R"(At line (\d+) (?:\(column \d+\) )?of (.+):\s*$)");
   std::string case_text;
@@ -78,8 +91,9 @@ std::vector<OclgrindReport> oclgrind_reports(const std::vector<std::string>& lin
       }
       report.text += lines[i] + '\n';
       if (std::regex_search(lines[i], match, location)) {
-        source = kernel_line(match[2], std::stoul(match[1]));
-        if (report.file.empty()) report.line = match[1], report.file = match[2], report.source = source;
+        const KernelLine found = kernel_line(match[2], std::stoul(match[1]), track);
+        source = found.source;
+        if (report.file.empty()) report.line = match[1], report.file = found.file, report.source = source;
       }
     }
     --i;
@@ -148,7 +162,7 @@ int check_for_races(const Arguments& args) {
       if (!with_uninitialised || !unsupported) break;
       uninitialised_checked = false;
     }
-    const auto reports = oclgrind_reports(child.lines);
+    const auto reports = oclgrind_reports(child.lines, track);
     CheckVerdict verdict = child.verdict ? *child.verdict : child.crash_verdict("under Oclgrind");
     if (!reports.empty()) {
       // The verdict is the first report's: its cause, where, and in which case.
