@@ -148,6 +148,10 @@ void join_board() {
     path.resize(static_cast<std::size_t>(length));
     LADDER_MPI(MPI_Bcast(path.data(), static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD));
     if (rank != 0) job.board = JobBoard::open(path);  // nullptr on another machine: that rank is not watched
+    // Once every rank has it mapped, the file's name is not needed: removed
+    // now, it is not left behind however the job ends.
+    LADDER_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    if (rank == 0) std::filesystem::remove(path);
     if (rank == 0) watch_board_from_rank_zero();
   }
   if (job.board) job.board->join(rank);

@@ -1,6 +1,7 @@
 #include "ladder/registry.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
@@ -112,7 +113,11 @@ Availability rung_availability(const std::string& exercise, const std::string& r
   const RungEntry* entry = find_rung(exercise, rung, track);
   Availability backend = backend_availability(entry ? entry->backend : backend_of(rung), options);
   // A rung with a GPU for every MPI rank (cuda_nccl) needs as many GPUs as ranks on this machine.
-  if (backend.available && has_gpu_per_rank(rung)) {
+  // A launcher that gives each rank a GPU of its own sets CUDA_VISIBLE_DEVICES
+  // to one GPU, a different one on each rank: taken at its word.
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  const bool one_gpu_each = visible && *visible && std::string(visible).find(',') == std::string::npos;
+  if (backend.available && has_gpu_per_rank(rung) && !one_gpu_each) {
     const int ranks = mpi_ranks_on_this_machine(), gpus = static_cast<int>(cuda_devices().size());
     if (ranks > gpus)
       return {false, "needs a GPU for each MPI rank: " + std::to_string(ranks) + " ranks on this machine, " +
