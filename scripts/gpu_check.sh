@@ -14,7 +14,8 @@
 # (default workshop) the size of the thread sweep; TESTS=0 skips
 # the tests and builds only `ladder` (for a second call that only runs the
 # other sizes, or the sanitizer alone after a reference run); SANITIZE=0
-# skips compute-sanitizer.
+# skips compute-sanitizer; RANKS (default: the GPUs, where two or more) and
+# RANK_COUNTS (default "1 RANKS") the distributed checks.
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [EXERCISE...]}
 shift
@@ -54,8 +55,9 @@ if [ "${SANITIZE:-1}" != 0 ]; then
     for tool in memcheck racecheck synccheck; do
       echo "== $(date -u +%T) compute-sanitizer --tool $tool ${api[*]}: ladder check $exercise --variants $rungs" \
         >>"$out/sanitizer.log"
+      # A step under the sanitizer takes many times as long: the hang limit is raised.
       compute-sanitizer --tool "$tool" "${api[@]}" --error-exitcode 9 "$ladder" check "$exercise" --variants "$rungs" \
-        >>"$out/sanitizer.log" 2>&1
+        --hang-limit 600 >>"$out/sanitizer.log" 2>&1
       code=$?
       echo "== exit $code" >>"$out/sanitizer.log"
       [ "$code" = 0 ] || { status=1; echo "compute-sanitizer $tool: $exercise ($rungs) exit $code"; }
@@ -109,7 +111,7 @@ import json, sys
 for entry in json.load(sys.stdin):
     if entry["exercise"] == sys.argv[1]:
         print(",".join(r["name"] for r in entry["rungs"] if r["name"] in ("serial", "openmp", "mpi", "cuda", "cuda_nccl")))' "$exercise")
-    for n in 1 "$ranks"; do
+    for n in ${RANK_COUNTS:-1 $ranks}; do
       echo "== $(date -u +%T) ladder check $exercise --variants mpi,cuda_nccl --ranks $n" >>"$out/ranks.log"
       timeout 300 "$ladder" check "$exercise" --variants mpi,cuda_nccl --ranks "$n" >>"$out/ranks.log" 2>&1 || status=1
     done
@@ -119,7 +121,7 @@ for entry in json.load(sys.stdin):
       # NCCL): API errors are not reported, invalid accesses are.
       timeout 300 mpirun -np "$ranks" --oversubscribe compute-sanitizer --tool memcheck --report-api-errors no \
         --error-exitcode 9 \
-        "$ladder" check "$exercise" --variants cuda_nccl >>"$out/ranks.log" 2>&1
+        "$ladder" check "$exercise" --variants cuda_nccl --hang-limit 600 >>"$out/ranks.log" 2>&1
       echo "== exit $?" >>"$out/ranks.log"
     fi
     for size in ${SIZES-workshop large}; do
@@ -128,7 +130,27 @@ for entry in json.load(sys.stdin):
         --out "$out/results-ranks-$exercise-$size.json" >>"$out/ranks.log" 2>&1 || status=1
     done
   done
-  grep -E "^== |^  (mpi|cuda_nccl|cuda|serial|openmp) " "$out/ranks.log"
+  # The participant's GPU step (histogram's cuda_nccl): the skeleton says what is left to write, and the
+  # solution in its slot (the tests' participant copy) passes, on each rank count.
+  copy="$build/tests/ladder_participant_copy"
+  for n in ${RANK_COUNTS:-1 $ranks}; do
+    echo "== $(date -u +%T) ladder check histogram --track exercises --variants cuda_nccl --ranks $n" >>"$out/ranks.log"
+    timeout 300 "$ladder" check histogram --track exercises --variants cuda_nccl --ranks "$n" >>"$out/ranks.log" 2>&1
+    if [ -x "$copy" ]; then
+      echo "== $(date -u +%T) solved: ladder_participant_copy check histogram --track exercises --variants cuda_nccl --ranks $n" \
+        >>"$out/ranks.log"
+      timeout 300 "$copy" check histogram --track exercises --variants cuda_nccl --ranks "$n" >>"$out/ranks.log" 2>&1 ||
+        status=1
+    fi
+  done
+  # cuda_nccl named with more ranks than GPUs: refused before anything runs, exit 2.
+  echo "== $(date -u +%T) ladder run histogram --variants cuda_nccl --ranks $((gpus + 1)) (refused: exit 2)" >>"$out/ranks.log"
+  timeout 120 "$ladder" run histogram --size tiny --variants cuda_nccl --ranks $((gpus + 1)) \
+    --out "$out/refused.json" >>"$out/ranks.log" 2>&1
+  code=$?
+  echo "== exit $code" >>"$out/ranks.log"
+  [ "$code" = 2 ] || status=1
+  grep -E "^== |^  (mpi|cuda_nccl|cuda|serial|openmp) |needs a GPU" "$out/ranks.log"
 fi
 
 cat "$out/run.log"

@@ -120,11 +120,14 @@ MpiJob run_mpi_job(int ranks, const std::vector<std::string>& args, bool pass_ou
   MpiJob job;
   std::vector<std::string> launcher_lines;
   std::optional<Death> death;
-  static const std::regex tagged(R"(^\[\d+,\d+\]<(stdout|stderr)>:(.*)$)");
+  // A rank's line starts "[1,rank]<stdout>:"; Open MPI tags each piece a
+  // rank writes, so a line written in pieces (or a "\r" progress line) has
+  // tags inside it too.
+  static const std::regex tag(R"(\[\d+,\d+\]<(stdout|stderr)>:)");
   auto take_line = [&](const std::string& line) {
     std::smatch match;
 #ifdef OPEN_MPI
-    const bool from_rank = std::regex_match(line, match, tagged);
+    const bool from_rank = std::regex_search(line, match, tag) && match.position(0) == 0;
 #else
     const bool from_rank = true;  // other launchers' own lines cannot be told apart
 #endif
@@ -133,16 +136,12 @@ MpiJob run_mpi_job(int ranks, const std::vector<std::string>& args, bool pass_ou
       if (!death) death = death_in(line);
       return;
     }
-    // Open MPI tags each piece a rank writes, so a line written in pieces has tags inside it too.
-    static const std::regex tag(R"(\[\d+,\d+\]<std(out|err)>:)");
-    const std::string text = std::regex_replace(match.size() > 2 ? match[2].str() : line, tag, "");
-    if (!pass_output) {
+    const bool to_stderr = match.size() > 1 && match[1] == "stderr";
+    const std::string text = std::regex_replace(line, tag, "");
+    if (!pass_output)
       job.output.push_back(text);
-    } else if (match.size() > 1 && match[1] == "stderr") {
-      std::cerr << text << '\n' << std::flush;
-    } else {
-      std::cout << text << '\n' << std::flush;
-    }
+    else
+      (to_stderr ? std::cerr : std::cout) << text << '\n' << std::flush;
   };
 
   std::string pending;

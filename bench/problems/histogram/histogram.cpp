@@ -70,12 +70,13 @@ class Histogram final : public Problem {
   }
   std::vector<CheckCase> check_cases() const override {
     // The smallest input, either side of the bin count, sizes that are no
-    // multiple of any vector (16) or block width, and both distributions:
-    // skewed, 90 % of the values in one bin, is the contention case.
+    // multiple of any vector (16) or block width (nor of 2 or 3 ranks), and
+    // both distributions: skewed, 90 % of the values in one bin, is the
+    // contention case. One and two values leave an mpi rank with none.
     std::vector<CheckCase> cases;
     for (const char* distribution : {"uniform", "skewed"})
-      for (auto [n, catches] : {std::pair{"1", "a single value"},
-                                std::pair{"2", "two values"},
+      for (auto [n, catches] : {std::pair{"1", "a single value; on 2 ranks or more, a rank with none"},
+                                std::pair{"2", "two values; on 3 ranks, a rank with none"},
                                 std::pair{"15", "fewer values than a 16-wide vector"},
                                 std::pair{"17", "a partial last 16-wide vector"},
                                 std::pair{"255", "one value fewer than bins"},

@@ -84,22 +84,24 @@ class KappaSigma final : public Problem {
     // kept), a single row and a single column, every kind of image, sizes
     // that are no multiple of any block or work-group size, kappa below 1
     // (the set empties), large kappa, and enough pixels for several blocks.
+    // On 2 or 3 mpi ranks, one and two pixels leave a rank with none, and
+    // kappa below 1 empties one rank's part before the others'.
     auto make = [](const char* height, const char* width, const char* image, const char* kappa, const char* catches) {
       return CheckCase{
           Params(std::map<std::string, std::string>{
               {"height", height}, {"width", width}, {"image", image}, {"kappa", kappa}}),
           catches};
     };
-    return {make("1", "1", "sky", "3", "one pixel: std 0, nothing kept"),
+    return {make("1", "1", "sky", "3", "one pixel: std 0, nothing kept; on 2 ranks or more, a rank with no pixel"),
             make("1", "2", "noise", "3", "an even count: the median between the middle two"),
-            make("2", "1", "heavy", "3", "two pixels in a column"),
+            make("2", "1", "heavy", "3", "two pixels in a column; on 3 ranks, a rank with no pixel"),
             make("1", "37", "noise", "2", "a single row"),
             make("33", "1", "heavy", "3", "a single column"),
             make("3", "5", "levels", "1.5", "ties at the bounds: a pixel on a bound is clipped"),
             make("7", "9", "constant", "3", "a constant image: std 0 keeps nothing"),
             make("50", "40", "uniform", "3", "no tails: nothing clipped after the first pass"),
             make("61", "67", "sky", "3", "a partial last work-group"),
-            make("61", "67", "noise", "0.5", "kappa below 1: the set empties"),
+            make("61", "67", "noise", "0.5", "kappa below 1: the set empties, one rank's part before the others'"),
             make("97", "129", "heavy", "3", "the mean as centre, not the median (heavy tails)"),
             make("128", "128", "levels", "2", "a size that blocks divide exactly"),
             make("257", "263", "noise", "3", "several blocks, the last partial"),

@@ -127,7 +127,9 @@ class MedianFilter final : public Problem {
     // remove_outlier directions, and each GPU kernel path (k = 3, 5 and 7
     // in registers, 9 to 15 the general one) on sizes no tile divides. At
     // k = 3 the border rule 'reflect' reads the edge pixel itself, as
-    // clamping to the edge would: only k >= 5 tells the two apart.
+    // clamping to the edge would: only k >= 5 tells the two apart. On 2 or 3
+    // mpi ranks, one and two frames leave a rank with none, and 3, 4 and 7
+    // frames are shared unevenly.
     auto make = [](const char* catches, const char* frames, const char* height, const char* width, const char* size,
                    const char* dtype, const char* mode = "median", const char* direction = "bright") {
       return CheckCase{Params(std::map<std::string, std::string>{{"frames", frames},
@@ -139,13 +141,13 @@ class MedianFilter final : public Problem {
                                                                  {"direction", direction}}),
                        catches};
     };
-    return {make("a 1 x 1 frame at k = 1", "1", "1", "1", "1", "float32"),
+    return {make("a 1 x 1 frame at k = 1; on 2 ranks or more, a rank with no frame", "1", "1", "1", "1", "float32"),
             make("a window wider than the frame: reflect bounces between the edges", "1", "1", "1", "15", "float32"),
             make("a single row", "1", "1", "37", "5", "uint16"),
             make("a single column", "1", "33", "1", "7", "float32"),
-            make("a window wider than a 4 x 9 frame", "2", "4", "9", "13", "float32"),
+            make("a window wider than a 4 x 9 frame; on 3 ranks, one with no frame", "2", "4", "9", "13", "float32"),
             make("a 2-D image (no frames axis)", "0", "23", "29", "3", "float32"),
-            make("many frames: each filtered on its own", "7", "17", "40", "3", "uint16"),
+            make("7 frames, each filtered on its own; on 2 or 3 ranks, uneven shares", "7", "17", "40", "3", "uint16"),
             make("remove_outlier, bright, at k = 7", "3", "33", "47", "7", "float32", "remove_outlier", "bright"),
             make("remove_outlier, dark, at k = 5", "3", "33", "47", "5", "uint16", "remove_outlier", "dark"),
             make("the general kernel (k = 9) on float64", "2", "35", "70", "9", "float64"),

@@ -1,0 +1,191 @@
+// ==== exercise only (between "// ====" lines: the exercise's own text; all other lines are the solution's)
+// mpi: the openmp rung's clip with ranks for threads. Each rank keeps its
+// part of the sky and compacts it in place; what the threads shared through
+// memory, the ranks add with MPI_Allreduce: the count and sums of the kept
+// values, and the median's bucket counts, every pass. The parts, the
+// scatter, the compaction and the radix select are given; you write the
+// allreduces and the loop's end, where every rank must take the same
+// decision (task sheet, step 5).
+#include "ladder/error.hpp"
+// ==== end
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "bench/problems/kappa_sigma/given/clip.hpp"
+#include "ladder/mpi.hpp"
+
+namespace ladder {
+namespace {
+
+// Radix select digits: bits 31-21, 20-10 and 9-0 of the key.
+constexpr int kDigitShift[] = {21, 10, 0};
+constexpr int kDigitBits[] = {11, 11, 10};
+constexpr int kBuckets = 2048;
+
+// Unsigned keys in the order of the floats (as the openmp rung's).
+std::uint32_t float_key(float x) {
+  const auto bits = std::bit_cast<std::uint32_t>(x);
+  return bits ^ ((bits >> 31) ? 0xFFFFFFFFu : 0x80000000u);
+}
+float key_float(std::uint32_t key) { return std::bit_cast<float>(key ^ ((key >> 31) ? 0x80000000u : 0xFFFFFFFFu)); }
+
+class MpiKappaSigma final : public MpiRung {
+ public:
+  explicit MpiKappaSigma(const RungContext& context) : MpiRung(context), kappa_(kappa_sigma::kappa_of(context.params)) {}
+  // The shift's broadcast; add_up before the loop and once an iteration; the median's three rounds an iteration.
+  std::optional<std::vector<Message>> communication() const override {
+    return std::vector<Message>{{"reduce", sizeof(double), 1},
+                                {"allreduce", sizeof(Totals), iterations_ + 1.0},
+                                {"allreduce", 2 * kBuckets * sizeof(std::uint64_t), 3.0 * iterations_}};
+  }
+
+ protected:
+  void prepare_ranks(const Arrays* inputs, Arrays* outputs) override {
+    long long n = 0;
+    if (rank() == 0) {
+      image_ = inputs->at("image").view<float>().data();
+      n = static_cast<long long>(inputs->at("image").size());
+      mask_ = outputs->at("mask").view<std::uint8_t>().data();
+      statistics_ = outputs->at("statistics").view<double>().data();
+    }
+    LADDER_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, communicator()));
+    parts_ = parts_of(n, ranks());
+    sky_.resize(parts_.counts[rank()]);
+    kept_.resize(parts_.counts[rank()]);
+    part_mask_.resize(parts_.counts[rank()]);
+  }
+
+  // Upload: each rank its rows of the sky.
+  void scatter() override {
+    LADDER_MPI(MPI_Scatterv(image_, parts_.counts.data(), parts_.offsets.data(), MPI_FLOAT, sky_.data(), parts_.counts[rank()], MPI_FLOAT,
+                            0, communicator()));
+  }
+
+  void compute_ranks() override {
+    const double infinity = std::numeric_limits<double>::infinity();
+    // Sums shifted by one value every rank agrees on (rank 0's first), so that they stay small.
+    double shift = rank() == 0 && !sky_.empty() ? sky_[0] : 0.0;
+    LADDER_MPI(MPI_Bcast(&shift, 1, MPI_DOUBLE, 0, communicator()));
+    std::copy(sky_.begin(), sky_.end(), kept_.begin());
+    kept_count_ = kept_.size();
+    Totals totals = add_up(shift);
+
+    double kept_lower = -infinity, kept_upper = infinity;
+    ClipStatistics stats;
+    while (true) {
+      ++stats.iterations;
+      const double n = totals.count, offset = totals.sum / n;
+      stats.mean = shift + offset;
+      stats.std = std::sqrt(std::max(0.0, totals.squares / n - offset * offset));
+      stats.median = median(static_cast<std::size_t>(totals.count));
+      stats.lower = stats.median - kappa_ * stats.std;
+      stats.upper = stats.median + kappa_ * stats.std;
+      kept_lower = std::max(kept_lower, stats.lower);
+      kept_upper = std::min(kept_upper, stats.upper);
+
+      // Each rank compacts its own kept values: no rank's values ever move to another.
+      std::size_t survivors = 0;
+      for (std::size_t i = 0; i < kept_count_; ++i)
+        if (kept_[i] > stats.lower && kept_[i] < stats.upper) kept_[survivors++] = kept_[i];
+      kept_count_ = survivors;
+      shift = stats.median;
+      // ==== yours
+      // TODO: the end of the pass (task sheet, step 5): the totals of the
+      // values kept now (add_up(shift) below, a collective: every rank
+      // calls it), then the decision, to stop when this pass removed
+      // nothing or nothing is left, or else to go on with the new totals.
+      // Every rank must leave at the same pass, or those still in the loop
+      // wait in an allreduce the others never call: decide from numbers
+      // every rank holds alike, not from this rank's own kept_count_.
+      LADDER_TODO("mpi: end the clip loop in compute_ranks() of exercises/kappa_sigma/mpi.cpp, then delete this line");
+      // ==== end
+    }
+    stats.count = static_cast<std::size_t>(totals.count);
+    iterations_ = stats.iterations;
+
+    for (std::size_t i = 0; i < sky_.size(); ++i) part_mask_[i] = sky_[i] > kept_lower && sky_[i] < kept_upper;
+    if (rank() == 0) kappa_sigma::store_statistics(stats, {statistics_, 7});
+  }
+
+  // Download: the mask's parts back to rank 0 (the statistics are there already).
+  void gather() override {
+    LADDER_MPI(MPI_Gatherv(part_mask_.data(), parts_.counts[rank()], MPI_UNSIGNED_CHAR, mask_, parts_.counts.data(), parts_.offsets.data(),
+                           MPI_UNSIGNED_CHAR, 0, communicator()));
+  }
+
+ private:
+  struct Totals {
+    double count = 0, sum = 0, squares = 0;
+  };
+
+  // The count and the sums (shifted) of every rank's kept values: one allreduce of three doubles.
+  Totals add_up(double shift) const {
+    Totals mine{static_cast<double>(kept_count_), 0, 0};
+    for (std::size_t i = 0; i < kept_count_; ++i) {
+      const double d = double{kept_[i]} - shift;
+      mine.sum += d, mine.squares += d * d;
+    }
+    Totals all;
+    // ==== yours
+    // TODO: every rank's count and sums added into `all`, on every rank
+    // (MPI_Allreduce of the three doubles of `mine`). Every rank calls it,
+    // one with nothing kept (or no pixel at all) too.
+    LADDER_TODO("mpi: add up the ranks' totals in add_up() of exercises/kappa_sigma/mpi.cpp, then delete this line");
+    // ==== end
+    return all;
+  }
+
+  // The median of the n kept values of all ranks: the two middle values
+  // (ranks (n-1)/2 and n/2, one value when n is odd) found a digit a round.
+  // Each round, every rank counts the digit of its values that share the
+  // digits found so far, and one allreduce adds the counts of all ranks.
+  double median(std::size_t n) {
+    std::array<std::uint32_t, 2> prefix{0, 0};
+    std::array<std::size_t, 2> target{(n - 1) / 2, n / 2};
+    for (int pass = 0; pass < 3; ++pass) {
+      const int shift = kDigitShift[pass], above = shift + kDigitBits[pass];
+      const std::uint32_t digit_mask = (1u << kDigitBits[pass]) - 1;
+      std::vector<std::uint64_t> mine(2 * kBuckets, 0), all(2 * kBuckets);
+      for (std::size_t i = 0; i < kept_count_; ++i) {
+        const std::uint32_t key = float_key(kept_[i]);
+        const std::uint32_t high = pass == 0 ? 0 : key >> above, digit = (key >> shift) & digit_mask;
+        for (int t = 0; t < 2; ++t)
+          if (high == prefix[t]) ++mine[t * kBuckets + digit];
+      }
+      // ==== yours
+      // TODO: every rank's bucket counts, `mine`, added into `all` on every
+      // rank (MPI_Allreduce; 2 * kBuckets counts of std::uint64_t, whose
+      // MPI datatype is MPI_UINT64_T), so that every rank picks the same
+      // bucket below.
+      LADDER_TODO(
+          "mpi: add up the ranks' bucket counts in median() of exercises/kappa_sigma/mpi.cpp, then delete this line");
+      // ==== end
+      for (int t = 0; t < 2; ++t) {
+        std::size_t below = 0, bucket = 0;
+        while (below + all[t * kBuckets + bucket] <= target[t]) below += all[t * kBuckets + bucket++];
+        target[t] -= below;
+        prefix[t] = (prefix[t] << kDigitBits[pass]) | static_cast<std::uint32_t>(bucket);
+      }
+    }
+    return (double{key_float(prefix[0])} + double{key_float(prefix[1])}) / 2;
+  }
+
+  double kappa_;
+  const float* image_ = nullptr;    // rank 0 only: the harness's arrays
+  std::uint8_t* mask_ = nullptr;
+  double* statistics_ = nullptr;
+  Parts parts_;  // every rank's part
+  std::vector<float> sky_;           // this rank's part
+  std::vector<float> kept_;          // its kept values, packed at the start
+  std::size_t kept_count_ = 0;
+  std::vector<std::uint8_t> part_mask_;
+  std::size_t iterations_ = 0;  // of the last compute
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(kappa_sigma, mpi, MpiKappaSigma);
+}  // namespace ladder
