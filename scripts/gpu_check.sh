@@ -12,7 +12,7 @@
 # machine's copy of .git is not current) override the build; SIZES (default "workshop large") and
 # THREADS (default "1,2,4,8,16"; empty: no sweep) the runs (SIZES empty: none), SWEEP_SIZE
 # (default workshop) the size of the thread sweep; TESTS=0 skips
-# the tests and builds only `ladder` (for a second call that only runs the
+# the tests and builds only `ladder` (TEST_FILTER: only the tests whose names match it) (for a second call that only runs the
 # other sizes, or the sanitizer alone after a reference run); SANITIZE=0
 # skips compute-sanitizer; RANKS (default: the GPUs, where two or more) and
 # RANK_COUNTS (default "1 RANKS") the distributed checks.
@@ -34,7 +34,7 @@ targets=()
 } >"$out/build.log" 2>&1 || { echo "build failed: see $out/build.log"; tail -30 "$out/build.log"; exit 1; }
 
 if [ "${TESTS:-1}" != 0 ]; then
-  ctest --test-dir "$build" --output-on-failure -j 4 >"$out/tests.log" 2>&1 || status=1
+  ctest --test-dir "$build" --output-on-failure -j 4 ${TEST_FILTER:+-R "$TEST_FILTER"} >"$out/tests.log" 2>&1 || status=1
   tail -5 "$out/tests.log"
 fi
 
