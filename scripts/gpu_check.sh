@@ -97,7 +97,7 @@ fi
 # timed beside the one-device rungs at each size.
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU" || true)
 ranks=${RANKS-$([ "${gpus:-0}" -ge 2 ] && echo "$gpus")}
-if [ -n "$ranks" ] && "$ladder" list | grep -qE "^  mpi "; then
+if [ -n "$ranks" ] && "$ladder" list | grep -E "^  mpi " >/dev/null; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
   : >"$out/ranks.log"
   distributed=$("$ladder" list --json | python3 -c '
@@ -115,7 +115,7 @@ for entry in json.load(sys.stdin):
       echo "== $(date -u +%T) ladder check $exercise --variants mpi,cuda_nccl --ranks $n" >>"$out/ranks.log"
       timeout 300 "$ladder" check "$exercise" --variants mpi,cuda_nccl --ranks "$n" >>"$out/ranks.log" 2>&1 || status=1
     done
-    if [ "${SANITIZE:-1}" != 0 ] && "$ladder" list | grep -qE "^  cuda_nccl "; then
+    if [ "${SANITIZE:-1}" != 0 ] && "$ladder" list | grep -E "^  cuda_nccl " >/dev/null; then
       echo "== $(date -u +%T) memcheck on $ranks ranks: ladder check $exercise --variants cuda_nccl" >>"$out/ranks.log"
       # NCCL's set-up probes kernels built for other GPUs (cudaFuncGetAttributes, error 209, handled by
       # NCCL): API errors are not reported, invalid accesses are.
