@@ -6,12 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdarg>
-#include <filesystem>
 #include <cerrno>
 #include <chrono>
-#include <cstring>
+#include <cstdarg>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -232,9 +232,11 @@ void finish_on_rank_zero() {
 // The allreduce ends only once every rank has given its part, so it also
 // ends the step when the slowest rank does (compute's time is that rank's).
 // A rank that stopped may be one the others still wait for (a message it
-// never sent): it waits kTodoPatience for them at most, then stops the job,
-// so that even then nothing hangs. Nonblocking on every rank: a blocking
-// and a nonblocking collective do not match.
+// never sent): the job's watcher sees that on the board within the step's
+// limit and calls the rung not implemented, saying why. Where nobody
+// watches (ranks on another machine), the rank waits kTodoPatience at
+// most, then stops the job, so that even then nothing hangs. Nonblocking
+// on every rank: a blocking and a nonblocking collective do not match.
 constexpr auto kTodoPatience = std::chrono::seconds(60);
 
 void agree_on_todos(const std::string& where, const std::optional<std::string>& todo) {

@@ -14,7 +14,11 @@
 // Compute-only time is then "the work, where the data already is, with its
 // communication", ended when the slowest rank ends it.
 //
-// A rank that fails stops the job (MPI_Abort): a distributed run never hangs.
+// A rank that fails (an exception, or an MPI error: an error handler on
+// MPI_COMM_WORLD catches the rung's own MPI calls too) puts the failure on
+// the job's board and stops the job (MPI_Abort); a step that some rank does
+// not finish within its limit is a hang, found by whoever watches the board
+// (ladder/job_board.hpp, ladder/mpi_job.hpp): a distributed run never hangs.
 // A LADDER_TODO is no failure: after each step the ranks agree whether any
 // of them stopped at one (an allreduce, which is also what ends the step),
 // and rank 0 throws NotImplemented, reported as for any rung (mpi_rung.cpp).
