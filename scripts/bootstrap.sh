@@ -21,6 +21,35 @@ packages=(
   python3-opencv python3-astropy                # the fastest CPU library peers: OpenCV, astropy's sigma_clip
 )
 
+# Without root (a cluster account): nothing is installed. Say what is
+# missing, what the build fetches instead (cmake/LadderDependencies.cmake),
+# what is only left out, and stop only where the build itself cannot go on.
+without_root() {
+  local fetched=() left_out=() needed=()
+  for package in "${missing[@]}"; do
+    case $package in
+      libbenchmark-dev | nlohmann-json3-dev | libgtest-dev | googletest) fetched+=("$package") ;;
+      build-essential | cmake | ninja-build | git) ;;  # checked below by their commands
+      *) left_out+=("$package") ;;
+    esac
+  done
+  command -v c++ >/dev/null || needed+=("a C++ compiler (g++ 12 or later: a module, or Spack)")
+  if ! command -v cmake >/dev/null || ! cmake --version | awk 'NR==1 {split($3, v, "."); exit !(v[1] > 3 || (v[1] == 3 && v[2] >= 25))}'; then
+    needed+=("CMake 3.25 or later (pip install --user cmake)")
+  fi
+  command -v ninja >/dev/null || needed+=("Ninja (pip install --user ninja)")
+  echo "bootstrap: installing nothing (not root, and no sudo without a password; or no apt-get)."
+  [ ${#fetched[@]} -eq 0 ] ||
+    echo "bootstrap: the build fetches and builds instead: ${fetched[*]} (offline: docs/usage.md, 'On a cluster')"
+  [ ${#left_out[@]} -eq 0 ] ||
+    echo "bootstrap: left out where not found otherwise (their rungs and peers are skipped, saying why): ${left_out[*]}"
+  if [ ${#needed[@]} -gt 0 ]; then
+    printf 'bootstrap: the build needs, and this machine lacks: %s\n' "${needed[@]}" >&2
+    return 1
+  fi
+  echo "bootstrap: a compiler, CMake and Ninja are here: the build can go on"
+}
+
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -28,21 +57,14 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "bootstrap: all ${#packages[@]} packages are installed"
+elif ! command -v apt-get >/dev/null; then
+  echo "bootstrap: not a Debian/Ubuntu system (no apt-get): the equivalents of these are missing: ${missing[*]}"
+  without_root || exit 1
+elif [ "$(id -u)" -ne 0 ] && ! { command -v sudo >/dev/null && sudo -n true 2>/dev/null; }; then
+  without_root || exit 1
 else
-  if ! command -v apt-get >/dev/null; then
-    echo "bootstrap: cannot install: this is not a Debian/Ubuntu system (no apt-get)." >&2
-    echo "bootstrap: install the equivalents of: ${missing[*]}" >&2
-    exit 1
-  fi
-  if [ "$(id -u)" -eq 0 ]; then
-    sudo=()
-  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-    sudo=(sudo)
-  else
-    echo "bootstrap: cannot install: not root and sudo is not available without a password." >&2
-    echo "bootstrap: as root, run: apt-get install ${missing[*]}" >&2
-    exit 1
-  fi
+  sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
   echo "bootstrap: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get update -qq
