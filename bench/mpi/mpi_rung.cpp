@@ -55,7 +55,8 @@ void finish_on_rank_zero();
 // (ladder/job_board.hpp): the board (where the job has one), the rung and
 // the case, the step.
 struct JobState {
-  std::unique_ptr<JobBoard> board;
+  std::shared_ptr<JobBoard> board;  // shared with rank 0's watcher, which outlives this at exit
+  int ranks_here = 1;        // the job's ranks on this machine
   bool watched = false;      // by `--ranks`'s supervisor, which words the verdicts
   std::string rung = "an MPI rung", case_text;
   std::string next_case;     // set_mpi_case() for the next rung made
@@ -112,10 +113,10 @@ void on_mpi_error(MPI_Comm*, int* code, ...) {
 // board itself: a step past its limit, or a rank gone, ends the job with
 // one line.
 void watch_board_from_rank_zero() {
-  std::thread([] {
+  std::thread([board = job.board] {
     for (;;) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      const JobBoard::View view = job.board->view();
+      const JobBoard::View view = board->view();
       std::string said;
       if (const auto problem = problem_on_board(view, true); problem && problem->kind != JobProblem::failed)
         said = (problem->kind == JobProblem::hang ? "FAIL: " : "not implemented: ") + view.rung + " on case " +
@@ -155,6 +156,13 @@ void join_board() {
     if (rank == 0) watch_board_from_rank_zero();
   }
   if (job.board) job.board->join(rank);
+  // How many of the job's ranks share this machine (a GPU each, for
+  // cuda_nccl): asked of MPI, which every launcher answers (srun sets no
+  // OMPI_COMM_WORLD_LOCAL_SIZE).
+  MPI_Comm node;
+  LADDER_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+  LADDER_MPI(MPI_Comm_size(node, &job.ranks_here));
+  LADDER_MPI(MPI_Comm_free(&node));
 }
 
 // MPI is started once per process: at start-up under mpirun, else by the
@@ -520,8 +528,9 @@ int mpi_job_ranks() {
 }
 
 int mpi_ranks_on_this_machine() {
-  const char* local_size = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");  // Open MPI tells each rank
-  return local_size ? std::max(1, std::atoi(local_size)) : 1;
+  int started = 0;
+  MPI_Initialized(&started);
+  return started ? job.ranks_here : 1;
 }
 
 // `ladder run ... --ranks N`: the same command again, as N ranks under
