@@ -1,11 +1,16 @@
 #include "run_ladder.hpp"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 
 namespace ladder::testing {
+
+std::filesystem::path test_folder(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("ladder_" + name + "_" + std::to_string(::getpid()));
+}
 
 LadderOutcome run_ladder(const std::filesystem::path& directory, const std::string& arguments,
                          const std::string& environment) {

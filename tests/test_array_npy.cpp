@@ -1,6 +1,7 @@
 // .npy reading and writing: round trips for every dtype and rank, and a
 // clear UsageError for every kind of malformed file.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -21,7 +22,7 @@ class NpyTest : public ::testing::Test {
  protected:
   void SetUp() override {
     directory_ = fs::temp_directory_path() /
-                 ("ladder_npy_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+                 ("ladder_npy_" + std::to_string(::getpid()) + "_" +
                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(directory_);
   }

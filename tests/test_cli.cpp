@@ -37,8 +37,7 @@ using Outcome = testing::LadderOutcome;
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    directory_ = fs::temp_directory_path() /
-                 ("ladder_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    directory_ = ladder::testing::test_folder("cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(directory_);
     fs::create_directories(directory_);
   }

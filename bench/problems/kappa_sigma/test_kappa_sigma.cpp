@@ -339,8 +339,7 @@ TEST(KappaSigmaTest, NaiveIsPredictedTooSlowOnlyAtTheLargeSize) {
 class KappaSigmaSolveTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    directory_ = fs::temp_directory_path() /
-                 ("ladder_kappa_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    directory_ = ladder::testing::test_folder("kappa_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(directory_);
     fs::create_directories(directory_);
   }

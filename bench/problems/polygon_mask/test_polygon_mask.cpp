@@ -3,6 +3,7 @@
 // edges, polygons far outside the canvas); the reference is the even-odd
 // rule; bad input is refused with one clear message.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <cmath>
@@ -270,7 +271,7 @@ TEST(PolygonMaskTest, OnlyNaiveIsPredictedAndItGrowsWithTheEdgeTests) {
 // vertices at their canvas size; the canvas size is required.
 TEST(PolygonMaskSolveTest, SolveWritesTheReferenceMaskAndRequiresTheCanvas) {
   namespace fs = std::filesystem;
-  const fs::path directory = fs::temp_directory_path() / "ladder_polygon_solve";
+  const fs::path directory = fs::temp_directory_path() / ("ladder_polygon_solve_" + std::to_string(::getpid()));
   fs::remove_all(directory);
   fs::create_directories(directory);
   auto ladder = [&](const std::string& arguments, std::string& output) {

@@ -170,7 +170,7 @@ Outcome ladder_program(const std::filesystem::path& directory, const std::string
 }
 
 TEST(PrimesTest, SolveTakesNFromParamAndRefusesItsAbsence) {
-  const auto directory = std::filesystem::temp_directory_path() / "ladder_primes_solve";
+  const auto directory = ladder::testing::test_folder("primes_solve");
   std::filesystem::remove_all(directory);
   std::filesystem::create_directories(directory);
 
