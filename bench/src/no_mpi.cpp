@@ -3,6 +3,7 @@
 
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
+#include "ladder/mpi_job.hpp"
 
 namespace ladder {
 
@@ -22,5 +23,10 @@ std::optional<int> run_with_ranks(int argc, char** argv) {
 int ranks_from_text(const std::string&) { throw UsageError("--ranks: " + mpi_availability().reason); }
 void set_mpi_case(const std::string&) {}
 void set_mpi_hang_limit(double) {}
+
+MpiJob run_mpi_job(int, const std::vector<std::string>&, bool, const std::vector<std::pair<std::string, std::string>>&) {
+  throw UsageError("--ranks: " + mpi_availability().reason);
+}
+std::string MpiJob::describe() const { return ""; }
 
 }  // namespace ladder
