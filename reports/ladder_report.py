@@ -35,7 +35,9 @@ import sys
 import textwrap
 from pathlib import Path
 
+import scaling_model
 from ladder_results import add_vs_best_cpu, fail as fail_with, load_results
+from scaling_model import PREDICTED_RANKS
 
 PROGRAM = "ladder report"
 
@@ -793,101 +795,22 @@ def ranks_groups(results):
     return {key: kinds for key, kinds in groups.items() if any(len(e) > 1 for e in kinds.values())}
 
 
-# The model of how a distributed rung scales past the ranks measured: a prediction, not a measurement
-# (docs/measurement.md, "Beyond the ranks measured"). Each rank's compute is the fewest ranks' share of the
-# work; its communication is the messages the rung says compute() sends (the row's "communication"), each at
-# the cost that the run's probe of the network (context.communication) fits.
-PREDICTED_RANKS = (8, 64, 512)
-
-
-def pattern_terms(pattern, ranks):
-    """(steps, share) of one message of a pattern among `ranks` ranks: it costs alpha * steps + beta * bytes *
-    share, alpha a message's latency and beta the seconds a byte takes (1 / bandwidth)."""
-    if ranks <= 1:
-        return 0.0, 0.0
-    steps = math.ceil(math.log2(ranks))
-    if pattern == "exchange":  # each rank to one neighbour, from the other, all pairs at once: p does not matter
-        return 1.0, 1.0
-    if pattern == "allreduce":  # a reduce-scatter then an allgather: log2 p steps each way, 2 (p-1)/p of the bytes
-        return 2.0 * steps, 2.0 * (ranks - 1) / ranks
-    if pattern == "reduce":  # a binomial tree (a broadcast too): log2 p messages one after another
-        return float(steps), float(steps)
-    raise ValueError(f"unknown communication pattern {pattern!r}")
-
-
-def fit_cost(samples):
-    """(alpha, beta) of seconds = alpha * steps + beta * bytes * share over [(steps, bytes * share, seconds)], by
-    least squares. A straight line because a message costs a fixed latency (software, the link's round trip)
-    plus its bytes over the link's bandwidth. The squares are of the relative error, so that a 4-byte
-    message's microseconds (alpha) count as much as a 64 MiB message's milliseconds (beta); neither may
-    fall below zero."""
-    # Divided by its time, each sample asks alpha * a + beta * b = 1: the normal equations of that.
-    rows = [(steps / t, volume / t) for steps, volume, t in samples if t > 0]
-    aa, ab, bb = sum(a * a for a, _ in rows), sum(a * b for a, b in rows), sum(b * b for _, b in rows)
-    sa, sb = sum(a for a, _ in rows), sum(b for _, b in rows)
-    determinant = aa * bb - ab * ab
-    if determinant > 0:
-        alpha, beta = (sa * bb - sb * ab) / determinant, (sb * aa - sa * ab) / determinant
-        if alpha >= 0 and beta >= 0:
-            return alpha, beta
-    # Else the better of latency alone and bandwidth alone.
-    return min(((sa / aa if aa else 0.0, 0.0), (0.0, sb / bb if bb else 0.0)),
-               key=lambda c: sum((c[0] * a + c[1] * b - 1) ** 2 for a, b in rows))
-
-
-def fit_network(context):
-    """{backend: {"exchange": (alpha, beta), "allreduce": (alpha, beta), "ranks": [...], "machines": n}} from the
-    run's probe of the network, each operation fitted over every rank count it was measured on; {} where the
-    run has none (runs before it was recorded, or of one rank)."""
-    measured = {}
-    for probe in context.get("communication") or []:
-        fit = measured.setdefault(probe["backend"], {"samples": {"exchange": [], "allreduce": []}, "ranks": [],
-                                                     "machines": 0})
-        fit["ranks"].append(probe["ranks"])
-        fit["machines"] = max(fit["machines"], probe.get("machines", 1))
-        for operation, samples in fit["samples"].items():
-            steps, share = pattern_terms(operation, probe["ranks"])
-            samples += [(steps, share * size, seconds) for size, seconds in probe[operation]]
-    return {backend: {"exchange": fit_cost(fit["samples"]["exchange"]),
-                      "allreduce": fit_cost(fit["samples"]["allreduce"]),
-                      "ranks": sorted(fit["ranks"]), "machines": fit["machines"]}
-            for backend, fit in measured.items() if fit["samples"]["exchange"] and fit["samples"]["allreduce"]}
-
-
 def network_of(row):
     """The network a distributed rung's messages take: NCCL between GPUs, else MPI."""
     return "nccl" if row["rung"].startswith("cuda_nccl") else "mpi"
 
 
-def communication_time(messages, fit, ranks):
-    """Seconds one compute() spends sending `messages` among `ranks` ranks: a reduce is point-to-point
-    messages in a tree, so it takes the exchange's alpha and beta; an allreduce its own."""
-    total = 0.0
-    for message in messages:
-        alpha, beta = fit["allreduce" if message["pattern"] == "allreduce" else "exchange"]
-        steps, share = pattern_terms(message["pattern"], ranks)
-        total += message["rounds"] * (alpha * steps + beta * message["bytes"] * share)
-    return total
-
-
-def predict(points, kind, fits, counts):
-    """{ranks: (time, speed-up, efficiency)} the model predicts for one rung at each count (compute-only, against
-    the fewest ranks p0 it ran on, as `scaled`): strong, T(p) = W / p + C(p) with W = p0 (T0 - C(p0)), each
-    rank's share of the work; weak, T(p) = T0 - C(p0) + C(p), each rank's share the same. None where the
-    run has no probe of the rung's network, or the rung no record of what it sends."""
+def predict(points, kind, networks, counts):
+    """{ranks: (time, speed-up, efficiency)} the model (scaling_model.py) predicts for one rung at each count
+    (compute-only, against the fewest ranks p0 it ran on, as `scaled`). None where the run has no probe of
+    the rung's network, or the rung no record of what it sends."""
     ran = [(p, row) for p, _, row in points if row["status"] == "ok" and figure(row, "compute", "median_s")]
     sends = [row["communication"] for _, row in ran if "communication" in row]
-    if not ran or not sends or network_of(ran[0][1]) not in fits:
+    if not ran or not sends or network_of(ran[0][1]) not in networks:
         return None
-    fit, messages = fits[network_of(ran[0][1])], sends[-1]  # what it sends on the most ranks
     p0, t0 = ran[0][0], figure(ran[0][1], "compute", "median_s")
-    work = max(0.0, t0 - communication_time(messages, fit, p0))
-    out = {}
-    for p in counts:
-        time = (work * p0 / p if kind == "strong" else work) + communication_time(messages, fit, p)
-        speedup = t0 / time * (p / p0 if kind == "weak" else 1)
-        out[p] = (time, speedup, speedup * p0 / p)
-    return out
+    # What it sends on the most ranks (kappa_sigma's rounds are counted there).
+    return scaling_model.predict(p0, t0, sends[-1], networks[network_of(ran[0][1])], counts, kind)
 
 
 def bytes_text(size):
@@ -904,60 +827,86 @@ def sends_text(row):
     return "; ".join(f"{m['rounds']:g} × {m['pattern']} of {bytes_text(m['bytes'])}" for m in messages) or "nothing"
 
 
-def fit_text(backend, fit):
-    ranks = " and ".join(str(p) for p in fit["ranks"])
-    machine = f"{fit['machines']} machine{'s' if fit['machines'] != 1 else ''}"
-    terms = "; ".join(f"{operation} alpha {seconds(fit[operation][0])}"
-                      + (" a step" if operation == "allreduce" else "")
-                      + (f", 1/beta {1e-9 / fit[operation][1]:.3g} GB/s" if fit[operation][1] > 0 else ", beta 0")
-                      for operation in ("exchange", "allreduce"))
-    return f"- {backend}, fitted to {ranks} ranks on {machine}: {terms}."
+def model_layout(networks, points):
+    """", 4 GPUs a node" for a chart's legend: the layout the dashed line assumes."""
+    backend = network_of(points[0][2])
+    per_node = networks.get(backend, {}).get("per_node", math.inf)
+    return "" if per_node == math.inf else f", {per_node} {unit_of(backend)} a node"
 
 
-def model_table(kind, series, fits):
-    """The markdown lines of the model's prediction for one sweep: the fits, then per rung the efficiency it
-    predicts at the largest count measured (beside the measured one) and at 8, 64 and 512 ranks. Also
-    returns [(rung, ranks, predicted, measured)] at the largest count measured: the model's check."""
-    if not fits:
+def link_text(link):
+    return "; ".join(f"{operation} alpha {seconds(link[operation][0])}" + (" a step" if operation == "allreduce" else "")
+                     + (f", 1/beta {1e-9 / link[operation][1]:.3g} GB/s" if link[operation][1] > 0 else ", beta 0")
+                     for operation in scaling_model.OPERATIONS)
+
+
+def unit_of(backend):
+    return "GPUs" if backend == "nccl" else "ranks"
+
+
+def network_text(backend, network):
+    """The links the model takes for one backend, and where each comes from: two lines."""
+    lines = [f"- {backend} inside a node ({network['inside_from']}): {link_text(network['inside'])}."]
+    if network["per_node"] != math.inf:
+        lines.append(f"- {backend} between nodes ({network['between_from']}): {link_text(network['between'])};"
+                     f" {network['per_node']} {unit_of(backend)} a node sharing {network['adapters']:g} network"
+                     f" adapter{'s' if network['adapters'] != 1 else ''}.")
+    else:
+        lines.append(f"- {backend} between nodes: no machine file, so every rank is taken to be on one node.")
+    return lines
+
+
+def model_table(kind, series, networks):
+    """The markdown lines of the model's prediction for one sweep: the links, then per rung the efficiency it
+    predicts at the largest count measured (beside the measured one) and at 8, 64 and 512 ranks, each
+    naming its nodes. Also returns [(rung, ranks, predicted, measured)] at the largest count measured: the
+    model's check."""
+    if not networks:
         return ["No prediction: this run has no measurements of its network (context.communication: a sweep's"
                 " launches of more than one rank record them since issue 47)."], []
     lines = ["Model (a prediction, not a measurement): compute-only time T(p) = "
              + ("p0 (T0 − C(p0)) / p + C(p)" if kind == "strong" else "T0 − C(p0) + C(p)")
-             + ", C(p) what compute() sends on p ranks, each message alpha · steps + beta · bytes · share with"
-             " alpha and beta fitted to this run's probe of its network (docs/measurement.md). It knows nothing"
-             " of contention, of a network between machines or of a topology past the one measured.", ""]
-    lines += [fit_text(backend, fit) for backend, fit in sorted(fits.items())] + [""]
-    lines += ["| rung | sends per compute | largest measured: predicted (measured) | "
-              + " | ".join(f"predicted, {p} ranks" for p in PREDICTED_RANKS) + " |",
+             + ", C(p) what compute() sends on p ranks, each message alpha · steps + beta · bytes · share over"
+             " the links it takes: inside a node as this run's probe of its network measured them, between nodes"
+             " as named below (docs/measurement.md). The ranks fill one node after another. It knows nothing"
+             " of contention beyond a node's shared adapters, or of a topology past a tree and a ring.", ""]
+    used = {network_of(points[0][2]) for points in series.values()}
+    for backend, network in sorted(networks.items()):
+        if backend in used:
+            lines += network_text(backend, network)
+    lines += ["", "| rung | sends per compute | largest measured: predicted (measured) | "
+              + " | ".join(f"predicted at {p}" for p in PREDICTED_RANKS) + " |",
               "| --- | --- | --- | " + " | ".join("---" for _ in PREDICTED_RANKS) + " |"]
     checks = []
     for rung, points in series.items():
         measured, _ = scaled(points, kind, "compute")
         counts = sorted({p for p, *_ in points} | set(PREDICTED_RANKS))
-        model = predict(points, kind, fits, counts)
+        model = predict(points, kind, networks, counts)
         last = [(p, e) for p, t, _, e in measured if t]
+        backend = network_of(points[0][2])
         if model is None or not last:
             why = ("it did not run" if not last else "no probe of its network in this run"
-                   if network_of(points[0][2]) not in fits else "no record of what it sends")
+                   if backend not in networks else "no record of what it sends")
             lines.append(f"| {rung} | {sends_text(points[-1][2])} | no prediction: {why} |"
                          + " |" * len(PREDICTED_RANKS))
             continue
         p, efficiency = last[-1]
         checks.append((rung, p, model[p][2], efficiency))
+        layout = lambda q: scaling_model.layout_text(networks[backend], q, unit_of(backend))
         lines.append(f"| {rung} | {sends_text(points[-1][2])} | {p} ranks: {100 * model[p][2]:.3g} % "
                      f"({100 * efficiency:.3g} %) | "
-                     + " | ".join(f"{100 * model[q][2]:.3g} %" for q in PREDICTED_RANKS) + " |")
+                     + " | ".join(f"{layout(q)}: {100 * model[q][2]:.3g} %" for q in PREDICTED_RANKS) + " |")
     return lines, checks
 
 
-def ranks_scaling_charts(results, directory, written):
+def ranks_scaling_charts(results, directory, written, machine=None):
     """Per exercise and size swept over MPI ranks, one chart: a panel for strong scaling (speed-up against the
     fewest ranks, the ideal p/p0 drawn) and one for weak (efficiency T0/Tp, the ideal 1 drawn), where the run
     has them; compute-only in blue, transfer-inclusive in orange, a marker per rung. Returns [(stem, title,
     table lines)], the tables in the order of the panels."""
     out = []
     markers = "osD^v"
-    fits = fit_network(results["context"])
+    fits = scaling_model.fit_network(results["context"], machine)
     for (exercise, size), kinds in ranks_groups(results).items():
         order = [kind for kind in ("strong", "weak") if len(kinds.get(kind, [])) > 1]
         fig, axes = plt.subplots(1, len(order), figsize=(6.5 * len(order), 4.8), squeeze=False)
@@ -985,7 +934,8 @@ def ranks_scaling_charts(results, directory, written):
                     predicted = sorted(set(predicted) | {p for p, _ in drawn})
                     axis.plot([p for p, _ in drawn], [v for _, v in drawn], linestyle=(0, (5, 3)), linewidth=1.2,
                               marker=markers[m % len(markers)], markerfacecolor="none",
-                              color=KIND_COLOURS["compute"], label=f"{rung}, compute-only: model (prediction)")
+                              color=KIND_COLOURS["compute"],
+                              label=f"{rung}, compute-only: model (prediction{model_layout(fits, points)})")
             p0 = counts[0]
             ideal = [p / p0 for p in predicted] if kind == "strong" else [1.0] * len(predicted)
             values += ideal
@@ -1082,8 +1032,16 @@ def main():
     parser = argparse.ArgumentParser(prog="ladder report", description=__doc__.split("\n")[0])
     parser.add_argument("results", help="results JSON written by `ladder run --out`")
     parser.add_argument("--out", help="output directory (default: report/ beside the results file)")
+    parser.add_argument("--machine", default=str(scaling_model.DEFAULT_MACHINE),
+                        help="machine file for the model's links between nodes, where the run had one node"
+                             " (default: reports/machines/4-gpus-4x200g-infiniband.json; see"
+                             " reports/machines/README.md)")
     args = parser.parse_args()
     results = load(args.results)
+    try:
+        machine = scaling_model.read_machine_file(args.machine)
+    except scaling_model.MachineFileError as error:
+        fail(str(error))
     add_vs_best_cpu(results)  # computed here, from the rungs and the peers the file holds
     if not results["results"]:
         fail(f"{args.results}: holds no exercise runs")
@@ -1097,7 +1055,7 @@ def main():
     overviews = [stem for stem in (best_cpu_overview_chart(results, directory, written),
                                    overview_chart(results, directory, written)) if stem]
     scaling = scaling_charts(results, directory, written)
-    ranks_scaling = ranks_scaling_charts(results, directory, written)
+    ranks_scaling = ranks_scaling_charts(results, directory, written, machine)
     (directory / "tables.md").write_text(markdown_tables(results, rows, ranks_scaling) + "\n")
     (directory / "report.html").write_text(html_page(results, rows, speedups, overviews, scaling, directory,
                                                      ranks_scaling))

@@ -148,10 +148,12 @@ expect "the report's strong scaling table" "^\| mpi \| 2 \| [0-9.]+ [mun]?s \| [
 expect "the report's weak scaling table" "^\| mpi \| 2 \| height=122 \| " "$work/report/tables.md"
 expect "the chart has both panels" "weak scaling: height" "$work/report/scaling-convolution-tiny-ranks.svg"
 # The model, from the sweep's probe: predicted efficiency at 8, 64 and 512 ranks, drawn and labelled as a
-# prediction, and checked against the largest count measured.
-expect "the report's table of predictions" "^\| mpi \| 1 × exchange of [0-9.]+ KiB \| 2 ranks: [0-9.e+-]+ % \([0-9.e+-]+ %\) \| [0-9.e+-]+ % \| [0-9.e+-]+ % \| [0-9.e+-]+ % \|" "$work/report/tables.md"
-expect "the table's header says predicted" "predicted, 512 ranks" "$work/report/tables.md"
-expect "the chart draws the prediction" "mpi, compute-only: model \(prediction\)" "$work/report/scaling-convolution-tiny-ranks.svg"
+# prediction, and checked against the largest count measured. Past one node (48 ranks by the default
+# machine file) its table names the nodes, and the link between them.
+expect "the report's table of predictions" "^\| mpi \| 1 × exchange of [0-9.]+ KiB \| 2 ranks: [0-9.e+-]+ % \([0-9.e+-]+ %\) \| 8 ranks: [0-9.e+-]+ % \| 64 ranks \(2 nodes of 48\): [0-9.e+-]+ % \| 512 ranks \(11 nodes of 48\): [0-9.e+-]+ % \|" "$work/report/tables.md"
+expect "the table's header says predicted" "predicted at 512" "$work/report/tables.md"
+expect "the table names the link between nodes" "^- mpi between nodes \(4-gpus-4x200g-infiniband.json, not measured in this run" "$work/report/tables.md"
+expect "the chart draws the prediction" "mpi, compute-only: model \(prediction, 48 ranks a node\)" "$work/report/scaling-convolution-tiny-ranks.svg"
 expect "the report prints the model's check at 2 ranks" "^model check: convolution \(tiny\) mpi, strong scaling on 2 ranks: predicted efficiency" "$work/report.txt"
 
 # ladder compare tells the entries apart by their ranks.

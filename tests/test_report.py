@@ -370,12 +370,14 @@ with tempfile.TemporaryDirectory() as directory:
                "exchange": [[b, alpha + beta * b] for b in sizes],
                "allreduce": [[b, 2 * math.ceil(math.log2(p)) * alpha + 2 * (p - 1) / p * beta * b] for b in sizes]}
               for p in (2, 4)]
-    fits = ladder_report.fit_network({"communication": probes})
+    sys.path.insert(0, str(Path(ladder_report.__file__).parent))
+    import scaling_model
+    fits = scaling_model.fit_network({"communication": probes})
     for operation in ("exchange", "allreduce"):
-        got = fits["mpi"][operation]
+        got = fits["mpi"]["inside"][operation]
         check(abs(got[0] - alpha) < 1e-3 * alpha and abs(got[1] - beta) < 1e-3 * beta,
               f"the {operation} fit finds alpha {alpha}, beta {beta}, not {got}")
-    check(ladder_report.fit_network({}) == {}, "a run without a probe of its network has no fit")
+    check(scaling_model.fit_network({}) == {}, "a run without a probe of its network has no fit")
     # A halo of 1 MiB on 1 rank in 10 ms: at 64 ranks, 10 ms / 64 of compute plus one exchange.
     halo = {"rung": "mpi", "backend": "mpi", "status": "ok", "communication": [
         {"pattern": "exchange", "bytes": 1 << 20, "rounds": 1}], "timings": {"compute": {"median_s": 10e-3}}}
@@ -396,8 +398,44 @@ with tempfile.TemporaryDirectory() as directory:
     check(ladder_report.model_table("strong", {"mpi": [(1, {}, halo)]}, {})[0][0].startswith("No prediction"),
           "without a probe the report says so in one line")
     lines, checks = ladder_report.model_table("strong", {"mpi": [(1, {}, halo), (4, {}, halo)]}, fits)
-    check(any("predicted, 512 ranks" in line for line in lines) and checks and checks[0][1] == 4,
+    check(any("predicted at 512" in line for line in lines) and checks and checks[0][1] == 4,
           f"the model's table names its predictions and checks the largest count measured: {lines}")
+
+    # Across nodes. With a machine file, 8 ranks at 4 a node are 2 nodes: the halo crosses between them at
+    # the file's latency and bandwidth, while 4 ranks stay on the measured links.
+    machine = scaling_model.read_machine_file(scaling_model.DEFAULT_MACHINE)
+    nodes = scaling_model.fit_network({"communication": probes}, machine)["mpi"]
+    per_node = machine["ranks_per_node"]["mpi"]
+    far_alpha, far_bytes_per_s = (machine["between_nodes"]["mpi"]["exchange"][k] for k in ("latency_s", "bytes_per_s"))
+    model = ladder_report.predict([(1, {}, halo)], "strong", {"mpi": nodes}, [per_node, 2 * per_node])
+    near = 10e-3 / per_node + alpha + beta * (1 << 20)
+    far = 10e-3 / (2 * per_node) + far_alpha + (1 << 20) / far_bytes_per_s
+    check(abs(model[per_node][0] - near) < 1e-12 and abs(model[2 * per_node][0] - far) < 1e-12,
+          f"one node's halo on the measured link, two nodes' on the machine file's: {model}")
+    check(scaling_model.layout_text(nodes, 8 * per_node, "ranks") == f"{8 * per_node} ranks (8 nodes of {per_node})",
+          "a prediction names its nodes")
+    # A probe that spanned machines gives the links between them itself: 4 ranks on 2 machines, the exchange at
+    # the far link's cost, the allreduce a reduce-scatter inside each machine, then 1/2 of it between them.
+    far_alpha, far_beta = 9e-6, 1 / 20e9
+    inside = lambda b: 2 * alpha + beta * b  # 2 ranks: 2 steps, share 1
+    spread = [{"backend": "nccl", "ranks": 2, "machines": 1, "exchange": probes[0]["exchange"],
+               "allreduce": probes[0]["allreduce"]},
+              {"backend": "nccl", "ranks": 4, "machines": 2, "machine_of_rank": [0, 0, 1, 1],
+               "exchange": [[b, far_alpha + far_beta * b] for b in sizes],
+               "allreduce": [[b, inside(b) + 2 * far_alpha + far_beta * b / 2] for b in sizes]}]
+    measured = scaling_model.fit_network({"communication": spread}, machine)["nccl"]
+    check(measured["per_node"] == 2 and "fitted to 4 ranks on 2 machines" in measured["between_from"],
+          f"the layout measured, not the machine file's: {measured['per_node']}, {measured['between_from']}")
+    for operation in ("exchange", "allreduce"):
+        got = measured["between"][operation]
+        check(abs(got[0] - far_alpha) < 1e-3 * far_alpha and abs(got[1] - far_beta) < 1e-3 * far_beta,
+              f"between machines, the {operation} fit finds alpha {far_alpha}, beta {far_beta}, not {got}")
+    # A machine file that cannot be used: one message, exit 2.
+    (d / "machine.json").write_text('{"name": "x", "source": "y", "ranks_per_node": {"mpi": 4, "nccl": 0}}')
+    bad = subprocess.run([ladder, "report", str(d / "fresh.json"), "--out", str(d / "nodes"),
+                          "--machine", str(d / "machine.json")], capture_output=True, text=True)
+    check(bad.returncode == 2 and "machine.json" in bad.stderr and "adapters_per_node" in bad.stderr,
+          f"a wrong machine file: {bad.returncode} {bad.stderr}")
 
     # Not a results file: one message, exit 2.
     (d / "other.json").write_text('{"hello": 1}')

@@ -101,6 +101,8 @@ const std::vector<OptionSpec> kOptions = {
     {"--out", "DIR", {"generate"}, "generate's folder for the inputs and the reference outputs",
      Occurrence::required},
     {"--out", "DIR", {"report"}, "report's folder (default: report/ beside the results file)"},
+    {"--machine", "FILE", {"report"}, "the model's links between nodes, where the run had one node\n"
+                                      "(default: reports/machines/4-gpus-4x200g-infiniband.json)"},
     {"--out", "DIR", {"reproduce"}, "reproduce's folder for the reruns' results (default results/reproduce)"},
     {"--device-floor", "F", {"compare", "reproduce"},
      "how far B/A may be from 1 and still count as the same, for device-timed\n"

@@ -39,7 +39,8 @@ int command_report(const Arguments& args) {
   if (args.positional.size() != 1)
     throw UsageError("`ladder report` takes one results file: ladder report RESULTS.json");
   std::vector<std::string> arguments = {args.positional[0]};
-  if (args.flag("--out")) arguments.insert(arguments.end(), {"--out", args.value("--out")});
+  for (const char* option : {"--out", "--machine"})
+    if (args.flag(option)) arguments.insert(arguments.end(), {option, args.value(option)});
   return hand_over_to_python("ladder_report.py", arguments);
 }
 

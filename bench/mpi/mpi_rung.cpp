@@ -469,12 +469,29 @@ nlohmann::json time_operation(const std::function<void(std::size_t)>& operation)
   return points;
 }
 
+// Each rank's machine, numbered in the order of the lowest rank on each: [0, 0, 1, 1] for two ranks on
+// each of two machines. The report's model tells the links inside a machine from those between them.
+std::vector<int> machine_of_each_rank() {
+  MPI_Comm node;
+  LADDER_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank(), MPI_INFO_NULL, &node));
+  int lowest_here = world_rank();
+  LADDER_MPI(MPI_Allreduce(MPI_IN_PLACE, &lowest_here, 1, MPI_INT, MPI_MIN, node));
+  MPI_Comm_free(&node);
+  std::vector<int> lowest(static_cast<std::size_t>(world_size()));
+  LADDER_MPI(MPI_Allgather(&lowest_here, 1, MPI_INT, lowest.data(), 1, MPI_INT, MPI_COMM_WORLD));
+  std::vector<int> machine(lowest.size());
+  std::map<int, int> number;  // lowest rank on a machine -> its number
+  for (std::size_t rank = 0; rank < lowest.size(); ++rank)
+    machine[rank] = number.try_emplace(lowest[rank], static_cast<int>(number.size())).first->second;
+  return machine;
+}
+
 nlohmann::json probe(const char* backend, CommunicationOps& ops) {
-  int first_on_machine = rank_on_this_machine() == 0, machines = 0;
-  LADDER_MPI(MPI_Allreduce(&first_on_machine, &machines, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+  const std::vector<int> machine_of_rank = machine_of_each_rank();
   return {{"backend", backend},
           {"ranks", world_size()},
-          {"machines", machines},
+          {"machines", *std::max_element(machine_of_rank.begin(), machine_of_rank.end()) + 1},
+          {"machine_of_rank", machine_of_rank},
           {"timing", "median of 5 timings (3 from 8 MiB), each the slowest rank's; below 1 MiB, of a batch"},
           {"exchange", time_operation([&](std::size_t bytes) { ops.exchange(bytes); })},
           {"allreduce", time_operation([&](std::size_t bytes) { ops.allreduce(bytes); })}};
