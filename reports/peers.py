@@ -27,10 +27,14 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 from ladder_results import fail, load_results
-from peer_tools import compare_arrays, measure, summarise
+
+try:
+    import numpy as np
+except ImportError:
+    fail("peers", "NumPy is not installed for this Python: Debian python3-numpy, or `python3 -m venv ~/ladder-venv &&"
+                  " ~/ladder-venv/bin/pip install numpy scipy` and that venv's python (docs/usage.md, On a cluster)")
+from peer_tools import compare_arrays, measure, summarise  # noqa: E402
 
 PROGRAM = "peers"
 
@@ -68,6 +72,7 @@ def run_peers(ladder, entry, policy):
             if isinstance(make, str):
                 row.update(status="skipped", reason=make)
                 rows.append(row)
+                print(f"  peer {entry['exercise']}: {name:45} skipped: {make}")
                 continue
             timer, output, *custom = make()
             compare = custom[0] if custom else compare_arrays
@@ -132,6 +137,22 @@ def run_policy(results):
     return policy
 
 
+def print_skipped(entries):
+    """One line per reason a peer was skipped, naming the peers: what to install to have them."""
+    reasons = {}
+    for entry in entries:
+        for row in entry["peers"]:
+            if row["status"] == "skipped":
+                names = reasons.setdefault(row["reason"], [])
+                if row["name"] not in names:
+                    names.append(row["name"])
+    if reasons:
+        print(f"peers skipped: {sum(len(n) for n in reasons.values())}, for {len(reasons)} "
+              f"reason{'s' if len(reasons) > 1 else ''}:")
+    for reason, names in reasons.items():
+        print(f"  {reason}: {', '.join(names)}")
+
+
 def main():
     parser = argparse.ArgumentParser(prog="peers", description=__doc__.split("\n")[0])
     parser.add_argument("results")
@@ -168,6 +189,7 @@ def main():
             entry_passes.append(run_peers(args.ladder, entry, policy))
     for entry, entry_passes in zip(entries, passes):
         entry["peers"] = merge_replicates(entry_passes)
+    print_skipped(entries)
     temporary = Path(args.results).with_suffix(".peers.tmp")
     temporary.write_text(json.dumps(results, indent=1) + "\n")
     temporary.replace(args.results)

@@ -131,6 +131,10 @@ with tempfile.TemporaryDirectory() as directory:
                             "--ladder", ladder, "--min-time", "0.01"], capture_output=True, text=True)
     check(peers.returncode == 0, f"peers.py: {peers.stderr}")
     with_peers = json.loads(fresh.read_text())
+    # A skipped peer is said, with its reason, where run.sh's user sees it: as it is skipped and once at the end.
+    skipped = {(p["name"], p["reason"]) for e in with_peers["results"] for p in e["peers"] if p["status"] == "skipped"}
+    check(all(f"skipped: {reason}" in peers.stdout and f"{reason}: " in peers.stdout.split("peers skipped:")[-1]
+              for _, reason in skipped), f"peers.py names the peers it skipped and why: {peers.stdout}")
     # A copy of reports/ without solutions/ beside it (how a reference run once lost its peers) says so and
     # stops, instead of timing nothing in silence.
     alone = d / "alone" / "reports"

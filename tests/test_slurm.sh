@@ -5,7 +5,8 @@
 # --wait` at the tiny size on 2 tasks; its job must end with exit code 0 and
 # leave the results it should, which `ladder compare` reads. `srun --mpi=pmix`
 # starting ladder's ranks itself (the direct launch) must give one results
-# file of 2 ranks. Every daemon is stopped and the folder removed however the
+# file of 2 ranks; srun offering what Open MPI cannot join (PMI-2, none) one
+# message. Every daemon is stopped and the folder removed however the
 # test ends.
 #
 #   test_slurm.sh LADDER SOURCE_DIR
@@ -213,6 +214,26 @@ else
   fail "srun -n 2 --mpi=pmix ladder run exited $?:"; cat "$work/srun.txt"
 fi
 results "$work/srun.json" 2
+# srun offering what this Open MPI cannot join (PMI-2 where it was built for
+# PMIx only, or nothing): one message from task 0, naming the way that works,
+# exit 2 from every task, and no results file; not Open MPI's abort.
+for plugin in pmi2 none; do
+  srun --mpi=list 2>&1 | grep -q "$plugin" || { echo "skipped: this Slurm has no --mpi=$plugin"; continue; }
+  # shellcheck disable=SC2086
+  timeout 120 srun -n 2 --overcommit --mpi=$plugin --time=3 "$ladder" run histogram --size tiny --variants mpi $fast \
+    --out "$work/srun-$plugin.json" >"$work/srun-$plugin.txt" 2>&1
+  status=$?
+  if [ $status -ne 0 ] && [ "$(grep -c "^ladder: error: srun started this as one of 2 tasks with --mpi=$plugin" "$work/srun-$plugin.txt")" = 1 ] &&
+    grep -q "srun --mpi=pmix" "$work/srun-$plugin.txt" && ! grep -q "MPI_Init\|MPI_ERRORS_ARE_FATAL" "$work/srun-$plugin.txt" &&
+    [ ! -e "$work/srun-$plugin.json" ]; then
+    echo "ok: srun --mpi=$plugin gets one message naming srun --mpi=pmix (exit $status), and no results"
+  elif grep -q "^ladder: error\|MPI_Init" "$work/srun-$plugin.txt" || [ $status -ne 0 ]; then
+    fail "srun --mpi=$plugin exited $status:"; cat "$work/srun-$plugin.txt"
+  else
+    echo "ok: srun --mpi=$plugin ran (this Open MPI joins it): $(tail -1 "$work/srun-$plugin.txt")"
+    results "$work/srun-$plugin.json" 2
+  fi
+done
 
 [ $failures -eq 0 ] && echo "all passed" || echo "$failures failed"
 exit $((failures > 0))

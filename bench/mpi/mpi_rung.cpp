@@ -3,6 +3,7 @@
 // and, for `make`, the rung's names and parameters as JSON.
 #include "ladder/mpi.hpp"
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -589,7 +590,64 @@ int ranks_from_text(const std::string& value) {
   return static_cast<int>(n);
 }
 
+namespace {
+
+// Whether this Open MPI can join tasks that srun started through PMI-1 or
+// PMI-2: Open MPI 5 never (PMIx only); Open MPI 4 where it was built with
+// Slurm's PMI library (--with-pmi), which gives it the s1 and s2 components
+// beside the others. Where its components cannot be found (a static build),
+// it may: it is let try.
+bool open_mpi_speaks_pmi() {
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION >= 5
+  return false;
+#elif defined(OPEN_MPI)
+  Dl_info library{};
+  if (::dladdr(reinterpret_cast<void*>(&MPI_Init), &library) == 0 || library.dli_fname == nullptr) return true;
+  std::error_code error;
+  const auto folder = std::filesystem::canonical(library.dli_fname, error).parent_path();
+  bool found_components = false;
+  // A prefix install keeps them in lib/openmpi; Debian in openmpi/lib/openmpi3 beside libmpi.
+  for (const auto& components : {folder / "openmpi", folder / "openmpi3", folder / "openmpi" / "lib" / "openmpi3"}) {
+    if (!std::filesystem::exists(components / "mca_ess_pmi.so", error) &&
+        !std::filesystem::exists(components / "mca_pmix_isolated.so", error))
+      continue;
+    found_components = true;
+    if (std::filesystem::exists(components / "mca_pmix_s1.so", error) ||
+        std::filesystem::exists(components / "mca_pmix_s2.so", error))
+      return true;
+  }
+  return !found_components;
+#else
+  return true;  // MPICH and its kin speak PMI-2 themselves
+#endif
+}
+
+}  // namespace
+
+// srun starts each task itself (direct launch); MPI joins them through the
+// process-management interface srun offers (--mpi=pmix, pmi2, none). Where
+// it offers none this MPI speaks, Open MPI would abort in MPI_Init with a
+// page about building it, and the tasks would not be one job: one message
+// instead, from task 0, and exit 2 from every task.
+void refuse_srun_that_mpi_cannot_join() {
+  // Not a task of srun, one task alone (it runs as any program does), or joined through PMIx.
+  const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");
+  if (tasks == nullptr || std::atoi(tasks) <= 1 || launched_by_mpirun()) return;
+  const char* offered = std::getenv("SLURM_MPI_TYPE");
+  const std::string plugin = offered ? offered : "none";
+  const bool through_pmi = std::getenv("PMI_FD") != nullptr || std::getenv("PMI_RANK") != nullptr;
+  if (through_pmi && open_mpi_speaks_pmi()) return;
+  const char* task = std::getenv("SLURM_PROCID");
+  if (task != nullptr && std::string(task) != "0") std::exit(2);
+  throw UsageError("srun started this as one of " + std::string(tasks) + " tasks with --mpi=" + plugin +
+                   (through_pmi ? ", which this Open MPI cannot join (it was built for PMIx only)"
+                                : ", which gives MPI no way to join them") +
+                   ": start the ranks with `srun --mpi=pmix ...` (`srun --mpi=list` shows what this Slurm"
+                   " offers), or run `ladder ... --ranks N` inside the allocation (mpirun takes it by itself)");
+}
+
 std::optional<int> start_mpi_rank() {
+  refuse_srun_that_mpi_cannot_join();
   if (!launched_by_mpirun()) return std::nullopt;
   ensure_mpi();
   if (world_rank() == 0) return std::nullopt;  // rank 0 runs the command as usual
