@@ -58,6 +58,7 @@ std::string job_step_name(JobStep step) {
     case JobStep::upload: return "the upload step (scatter)";
     case JobStep::compute: return "the compute step (compute_ranks)";
     case JobStep::download: return "the download step (gather)";
+    case JobStep::collect: return "the collect step (collect_for_check)";
     case JobStep::probe: return "the communication probe";
     case JobStep::idle: break;
   }

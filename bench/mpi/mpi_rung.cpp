@@ -341,8 +341,12 @@ void MpiRung::release_other_ranks() {
 
 void MpiRung::take_step(Step step, const Arrays* inputs, Arrays* outputs) {
   if (rank_ == 0 && ranks_ > 1) announce(step);
-  const JobStep steps[] = {JobStep::idle, JobStep::prepare, JobStep::upload, JobStep::compute, JobStep::download};
-  job.step = static_cast<int>(step) < 5 ? steps[static_cast<int>(step)] : JobStep::idle;
+  job.step = step == Step::prepare    ? JobStep::prepare
+             : step == Step::upload   ? JobStep::upload
+             : step == Step::compute  ? JobStep::compute
+             : step == Step::download ? JobStep::download
+             : step == Step::collect  ? JobStep::collect
+                                      : JobStep::idle;
   if (job.board) job.board->enter(rank_, job.step);
   const std::string where = job_step_name(job.step);
   std::optional<std::string> todo;  // this rank stopped at a LADDER_TODO, with its message
@@ -354,6 +358,7 @@ void MpiRung::take_step(Step step, const Arrays* inputs, Arrays* outputs) {
       // slowest rank does: compute's time is that rank's, not rank 0's.
       case Step::compute: compute_ranks(); break;
       case Step::download: gather(); break;
+      case Step::collect: collect_for_check(); break;
       default: break;
     }
   } catch (const NotImplemented& error) {
@@ -382,6 +387,7 @@ void MpiRung::prepare(const Arrays& inputs, Arrays& outputs) {
 void MpiRung::upload() { take_step(Step::upload, nullptr, nullptr); }
 void MpiRung::compute() { take_step(Step::compute, nullptr, nullptr); }
 void MpiRung::download() { take_step(Step::download, nullptr, nullptr); }
+void MpiRung::collect() { take_step(Step::collect, nullptr, nullptr); }
 
 namespace {
 

@@ -339,6 +339,7 @@ Arrays run_once(const RungEntry& entry, const Arrays& inputs, const Params& para
   // give the whole answer afresh (state left by the first run shows here).
   for (int i = 0; i < computes; ++i) rung->compute();
   rung->download();
+  rung->collect();
   rung->synchronize();
   check_guard_zones(outputs, "compute or download");
   rung->check_device_guard_zones();
@@ -436,6 +437,7 @@ std::unique_ptr<Rung> prepare_and_run_once(RungResult& result, const RungEntry& 
     rung->upload();
     rung->compute();
     rung->download();
+    rung->collect();  // untimed: the timed downloads below leave the outputs where the rung keeps them
     rung->synchronize();
     check_guard_zones(outputs, "compute or download");
     rung->check_device_guard_zones();

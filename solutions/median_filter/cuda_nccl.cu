@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "bench/problems/median_filter/median_filter.hpp"
-#include "kernels/median_filter/median_filter.cuh"
 #include "ladder/cuda.cuh"
 #include "ladder/error.hpp"
 #include "ladder/nccl.hpp"  // NcclRung: a GPU for each rank
+#include "solutions/median_filter/filter_frames_on_gpu.cuh"
 #include "solutions/median_filter/frames_of_ranks.hpp"
 
 namespace ladder {
@@ -51,16 +51,7 @@ class CudaNcclMedianFilter final : public NcclRung {
 
   // cuda_network's launch on this rank's frames (none where there are more ranks than frames).
   void compute_ranks() override {
-    const MedianSettings settings{settings_.size, settings_.remove_outlier, settings_.bright, settings_.diff};
-    const median_filter::Stack mine = frames_->mine();
-    median_filter::with_pixel_type(frames_->dtype, [&](auto tag) {
-      using T = decltype(tag);
-      launch_median_filter(reinterpret_cast<const T*>(d_image_.data()), reinterpret_cast<T*>(d_output_.data()),
-                           mine.frames, int(mine.height), int(mine.width), settings,
-                           stream_->get(), MedianKernel::network);
-    });
-    LADDER_CUDA_CHECK_LAUNCH();
-    LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
+    median_filter::filter_frames_on_gpu(*frames_, settings_, d_image_.data(), d_output_.data(), stream_->get());
   }
 
   // Download: each rank's filtered frames to its host, then to rank 0.

@@ -29,7 +29,7 @@ namespace ladder {
 constexpr const char* kJobBoardVariable = "LADDER_JOB_BOARD";
 
 // A step of an MPI rung (MpiRung), or the communication probe.
-enum class JobStep : std::int64_t { idle = 0, prepare, upload, compute, download, probe };
+enum class JobStep : std::int64_t { idle = 0, prepare, upload, compute, download, probe, collect };
 // "the compute step (compute_ranks)": what a verdict calls the step.
 std::string job_step_name(JobStep step);
 

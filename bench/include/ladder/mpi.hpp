@@ -14,6 +14,12 @@
 // Compute-only time is then "the work, where the data already is, with its
 // communication", ended when the slowest rank ends it.
 //
+// A rung whose data stays on each rank, as a distributed program keeps it
+// (each rank's part of the inputs sent once, untimed, in prepare_ranks),
+// copies only its own part in scatter and gather, and brings the outputs to
+// rank 0 in collect_for_check: after the download that the harness checks,
+// never in a timed one.
+//
 // A rank that fails (an exception, or an MPI error: an error handler on
 // MPI_COMM_WORLD catches the rung's own MPI calls too) puts the failure on
 // the job's board and stops the job (MPI_Abort); a step that some rank does
@@ -49,13 +55,14 @@ class MpiRung : public Rung {
   void upload() final;
   void compute() final;
   void download() final;
+  void collect() final;
   double timed_compute() final;
   std::string device_name() const override;
   DeviceKind device_kind() const override { return DeviceKind::cpu; }
 
   // What a rank other than 0 runs: make and step the rungs rank 0 announces.
   // Called by follow_rank_zero(); not for rungs.
-  enum class Step : int { make, prepare, upload, compute, download, destroy, quit, measure };
+  enum class Step : int { make, prepare, upload, compute, download, destroy, quit, measure, collect };
   void take_step(Step step, const Arrays* inputs, Arrays* outputs);
 
  protected:
@@ -65,6 +72,7 @@ class MpiRung : public Rung {
   virtual void scatter() {}
   virtual void compute_ranks() = 0;
   virtual void gather() {}
+  virtual void collect_for_check() {}
 
   // Rank 0: tells the other ranks to destroy their copy of this rung now,
   // not after this one's members are gone (~MpiRung would), for members

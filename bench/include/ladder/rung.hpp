@@ -51,6 +51,10 @@ class Rung {
   virtual void upload() {}
   virtual void compute() = 0;
   virtual void download() {}
+  // After a download whose outputs are checked (not after a timed one): a
+  // rung whose download leaves the outputs where a distributed program
+  // keeps them (each MPI rank its own part) brings them into `outputs`.
+  virtual void collect() {}
 
   // For the harness, implemented by the backend base classes.
   // Called before prepare(): CUDA rungs pin the host arrays under --pinned.
