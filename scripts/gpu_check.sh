@@ -15,7 +15,10 @@
 # the tests and builds only `ladder` (TEST_FILTER: only the tests whose names match it) (for a second call that only runs the
 # other sizes, or the sanitizer alone after a reference run); SANITIZE=0
 # skips compute-sanitizer; RANKS (default: the GPUs, where two or more) and
-# RANK_COUNTS (default "1 RANKS") the distributed checks.
+# RANK_COUNTS (default "1 RANKS") the distributed checks; RANK_SWEEP (default
+# "1,2,...,RANKS" by doubling; empty: none) the sweep of the distributed
+# rungs over ranks at the large size, transfer-inclusive scaling included;
+# RANK_SIZES (default: SIZES) the sizes of their runs on RANKS ranks.
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [EXERCISE...]}
 shift
@@ -51,7 +54,7 @@ if [ "${SANITIZE:-1}" != 0 ]; then
     # there API errors are not reported, invalid accesses are. Every CUDA
     # call of the suite's own is checked by the rung, which fails on it.
     api=()
-    [[ ",$rungs," == *",cuda_nccl,"* ]] && api=(--report-api-errors no)
+    [[ ",$rungs" == *",cuda_nccl"* ]] && api=(--report-api-errors no)
     for tool in memcheck racecheck synccheck; do
       echo "== $(date -u +%T) compute-sanitizer --tool $tool ${api[*]}: ladder check $exercise --variants $rungs" \
         >>"$out/sanitizer.log"
@@ -102,33 +105,46 @@ if [ -n "$ranks" ] && "$ladder" list | grep -E "^  mpi " >/dev/null; then
   : >"$out/ranks.log"
   distributed=$("$ladder" list --json | python3 -c '
 import json, sys
+wanted = set(sys.argv[1:])
 for entry in json.load(sys.stdin):
-    if any(r["name"] == "mpi" for r in entry["rungs"]):
-        print(entry["exercise"])')
+    if any(r["name"] == "mpi" for r in entry["rungs"]) and (not wanted or entry["exercise"] in wanted):
+        print(entry["exercise"])' "${exercises[@]}")
+  sweep=${RANK_SWEEP-$(p=1; counts=1; while [ $((p * 2)) -le "$ranks" ]; do p=$((p * 2)); counts+=",$p"; done; echo "$counts")}
   for exercise in $distributed; do
-    rungs=$("$ladder" list --json | python3 -c '
+    # rungs: the one-device rungs to set beside them (cuda_streams: median_filter's copies overlapped on one GPU);
+    # spread: the distributed ones (mpi, and cuda_nccl with its kin); gpus_spread: those with a GPU a rank.
+    read -r rungs spread gpus_spread < <("$ladder" list --json | python3 -c '
 import json, sys
 for entry in json.load(sys.stdin):
     if entry["exercise"] == sys.argv[1]:
-        print(",".join(r["name"] for r in entry["rungs"] if r["name"] in ("serial", "openmp", "mpi", "cuda", "cuda_nccl")))' "$exercise")
+        names = [r["name"] for r in entry["rungs"]]
+        spread = [n for n in names if n == "mpi" or n.startswith("cuda_nccl")]
+        print(",".join(n for n in names if n in ("serial", "openmp", "cuda", "cuda_streams") or n in spread),
+              ",".join(spread), ",".join(n for n in spread if n != "mpi") or "-")' "$exercise")
     for n in ${RANK_COUNTS:-1 $ranks}; do
-      echo "== $(date -u +%T) ladder check $exercise --variants mpi,cuda_nccl --ranks $n" >>"$out/ranks.log"
-      timeout 300 "$ladder" check "$exercise" --variants mpi,cuda_nccl --ranks "$n" >>"$out/ranks.log" 2>&1 || status=1
+      echo "== $(date -u +%T) ladder check $exercise --variants $spread --ranks $n" >>"$out/ranks.log"
+      timeout 300 "$ladder" check "$exercise" --variants "$spread" --ranks "$n" >>"$out/ranks.log" 2>&1 || status=1
     done
-    if [ "${SANITIZE:-1}" != 0 ] && "$ladder" list | grep -E "^  cuda_nccl " >/dev/null; then
-      echo "== $(date -u +%T) memcheck on $ranks ranks: ladder check $exercise --variants cuda_nccl" >>"$out/ranks.log"
+    if [ "${SANITIZE:-1}" != 0 ] && [ "$gpus_spread" != - ]; then
+      echo "== $(date -u +%T) memcheck on $ranks ranks: ladder check $exercise --variants $gpus_spread" >>"$out/ranks.log"
       # NCCL's set-up probes kernels built for other GPUs (cudaFuncGetAttributes, error 209, handled by
       # NCCL): API errors are not reported, invalid accesses are.
       timeout 300 mpirun -np "$ranks" --oversubscribe compute-sanitizer --tool memcheck --report-api-errors no \
         --error-exitcode 9 \
-        "$ladder" check "$exercise" --variants cuda_nccl --hang-limit 600 >>"$out/ranks.log" 2>&1
+        "$ladder" check "$exercise" --variants "$gpus_spread" --hang-limit 600 >>"$out/ranks.log" 2>&1
       echo "== exit $?" >>"$out/ranks.log"
     fi
-    for size in ${SIZES-workshop large}; do
+    for size in ${RANK_SIZES-${SIZES-workshop large}}; do
       echo "== $(date -u +%T) ladder run $exercise --size $size --variants $rungs --ranks $ranks" >>"$out/ranks.log"
       timeout 500 "$ladder" run "$exercise" --size "$size" --variants "$rungs" --ranks "$ranks" \
         --out "$out/results-ranks-$exercise-$size.json" >>"$out/ranks.log" 2>&1 || status=1
     done
+    if [ -n "$sweep" ] && [ "$gpus_spread" != - ]; then
+      echo "== $(date -u +%T) ladder run $exercise --size large --variants $gpus_spread --sweep ranks=$sweep" \
+        >>"$out/ranks.log"
+      timeout 500 "$ladder" run "$exercise" --size large --variants "$gpus_spread" --sweep "ranks=$sweep" \
+        --out "$out/results-sweep-$exercise.json" >>"$out/ranks.log" 2>&1 || status=1
+    fi
   done
   # The participant's GPU step (histogram's cuda_nccl): the skeleton says what is left to write, and the
   # solution in its slot (the tests' participant copy) passes, on each rank count.
@@ -150,7 +166,7 @@ for entry in json.load(sys.stdin):
   code=$?
   echo "== exit $code" >>"$out/ranks.log"
   [ "$code" = 2 ] || status=1
-  grep -E "^== |^  (mpi|cuda_nccl|cuda|serial|openmp) |needs a GPU" "$out/ranks.log"
+  grep -E "^== |^  (mpi|cuda_nccl[a-z_]*|cuda|cuda_streams|serial|openmp) |needs a GPU" "$out/ranks.log"
 fi
 
 cat "$out/run.log"
