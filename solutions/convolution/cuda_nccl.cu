@@ -1,234 +1,37 @@
-// cuda_nccl: the mpi rung's bands of rows, a GPU for each rank, cuda_unrolled's kernel. The K - 1 halo rows go
-// GPU to GPU (ncclSend/ncclRecv) on one stream while a second convolves the rows that need no halo; the first K - 1
-// rows follow. The overlap hides the exchange behind the interior's work at the price of a second launch over
-// K - 1 rows: on four H200s 201.6 against 208.5 us without it, on two a wash (solutions/convolution/README.md).
-#include <algorithm>
-#include <optional>
-#include <string>
+// cuda_nccl: the mpi rung's bands of rows, a GPU for each rank (BandsOnGpus, bands_on_gpus.cuh: cuda_unrolled's
+// kernel, the halo rows GPU to GPU by NCCL, overlapped with the interior's work). The data goes as the mpi rung's:
+// rank 0's image through MPI to each rank's host, then up to its GPU; the output rows the way back.
 #include <vector>
 
-#include "bench/problems/convolution/convolution.hpp"
-#include "kernels/convolution/convolution_unrolled.cuh"
-#include "ladder/cuda.cuh"
-#include "ladder/error.hpp"
-#include "ladder/nccl.hpp"
+#include "ladder/mpi.hpp"
+#include "solutions/convolution/bands_on_gpus.cuh"
 
 namespace ladder {
 namespace {
 
-using Kernel = void (*)(const float*, int, int, int, int, int, float*, int, int);
-
-// cuda_unrolled's choice of instantiation: R rows a pass, the width
-// compiled in too for square odd kernels up to 15 × 15.
-template <int R>
-Kernel unrolled_for(int rows, int columns) {
-  return rows == R && columns == R ? convolve_unrolled<R, R> : convolve_unrolled<R, 0>;
-}
-Kernel kernel_for(int rows_per_pass, int rows, int columns) {
-  switch (rows_per_pass) {
-    case 1:
-      return unrolled_for<1>(rows, columns);
-    case 3:
-      return unrolled_for<3>(rows, columns);
-    case 5:
-      return unrolled_for<5>(rows, columns);
-    case 7:
-      return unrolled_for<7>(rows, columns);
-    case 9:
-      return unrolled_for<9>(rows, columns);
-    case 11:
-      return unrolled_for<11>(rows, columns);
-    case 13:
-      return unrolled_for<13>(rows, columns);
-    case 15:
-      return unrolled_for<15>(rows, columns);
-    default:
-      return convolve_unrolled<16, 0>;
-  }
-}
-
-class CudaNcclConvolution final : public NcclRung {
+class CudaNcclConvolution final : public convolution::BandsOnGpus {
  public:
-  explicit CudaNcclConvolution(const RungContext& context) : NcclRung(context) {}
-  // The halo: K - 1 image rows from the GPU above, while this GPU's go to the one below.
-  std::optional<std::vector<Message>> communication() const override {
-    return std::vector<Message>{{"exchange", double(halo_) * width_ * sizeof(float), 1}};
-  }
+  explicit CudaNcclConvolution(const RungContext& context) : BandsOnGpus(context) {}
 
  protected:
   void prepare_ranks(const Arrays* inputs, Arrays* outputs) override {
-    const cudaDeviceProp& properties = select_gpu();
-
-    int shape[4] = {0, 0, 0, 0};  // image H, W, kernel K, L
-    if (rank() == 0) {
-      const convolution::Sizes sizes = convolution::sizes_of(*inputs);
-      shape[0] = sizes.height, shape[1] = sizes.width, shape[2] = sizes.rows, shape[3] = sizes.columns;
-      image_ = inputs->at("image").view<float>().data();
-      output_ = outputs->at("output").view<float>().data();
-    }
-    LADDER_MPI(MPI_Bcast(shape, 4, MPI_INT, 0, communicator()));
-    height_ = shape[0], width_ = shape[1], rows_ = shape[2], columns_ = shape[3];
-    halo_ = rows_ - 1;
-    out_width_ = width_ + columns_ - 1;
-    std::vector<float> kernel(static_cast<std::size_t>(rows_) * columns_);
-    if (rank() == 0) std::copy_n(inputs->at("kernel").view<float>().data(), kernel.size(), kernel.begin());
-    // The kernel is small and every rank needs all of it: sent once, untimed.
-    LADDER_MPI(MPI_Bcast(kernel.data(), static_cast<int>(kernel.size()), MPI_FLOAT, 0, communicator()));
-
-    // The weights as cuda_unrolled lays them out: flipped, pass by pass,
-    // each column's rows side by side; upload() puts them in constant memory.
-    const int rows_per_pass = rows_ <= kUnrolledOnePassRows ? rows_ | 1 : 16;
-    passes_ = ceil_div(rows_, rows_per_pass);
-    h_weights_.clear();
-    for (int pass = 0; pass < passes_; ++pass)
-      for (int b = 0; b < columns_; ++b)
-        for (int a = pass * rows_per_pass; a < (pass + 1) * rows_per_pass; ++a)
-          h_weights_.push_back(a < rows_ ? kernel[(rows_ - 1 - a) * columns_ + (columns_ - 1 - b)] : 0.0f);
-    if (h_weights_.size() > kUnrolledConstantFloats)
-      throw DeviceError("cuda_nccl: a " + std::to_string(rows_) + "×" + std::to_string(columns_) + " kernel needs " +
-                        std::to_string(h_weights_.size() * sizeof(float) / 1024) + " KiB of weights, more than the " +
-                        std::to_string(kUnrolledConstantFloats * sizeof(float) / 1024) +
-                        " KiB of constant memory cuda_unrolled's kernel reserves");
-    const int tile_height = kUnrolledTileHeight + passes_ * rows_per_pass - 1;
-    shared_bytes_ =
-        std::size_t(unrolled_column_stride(tile_height)) * (kUnrolledTileWidth + columns_ - 1) * sizeof(float);
-    if (shared_bytes_ > properties.sharedMemPerBlockOptin)
-      throw DeviceError("cuda_nccl: a " + std::to_string(rows_) + "×" + std::to_string(columns_) + " kernel needs a " +
-                        std::to_string(shared_bytes_ / 1024) + " KiB shared-memory tile, more than the " +
-                        std::to_string(properties.sharedMemPerBlockOptin / 1024) + " KiB a block may have on this GPU");
-    convolve_ = kernel_for(rows_per_pass, rows_, columns_);
-    LADDER_CUDA_CHECK(
-        cudaFuncSetAttribute(convolve_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
-
-    // Every rank's band of image rows and of output rows, as the mpi rung's.
-    bands_.clear(), output_rows_.clear(), image_counts_.clear(), image_offsets_.clear(), output_counts_.clear(),
-        output_offsets_.clear();
-    for (int r = 0; r < ranks(); ++r) {
-      const Part band = part_of(height_, r, ranks());
-      bands_.push_back(band);
-      output_rows_.push_back((r == ranks() - 1 ? height_ + halo_ : band.end) - band.begin);
-      image_counts_.push_back(static_cast<int>(band.size() * width_));
-      image_offsets_.push_back(static_cast<int>(band.begin * width_));
-      output_counts_.push_back(static_cast<int>(output_rows_[r] * out_width_));
-      output_offsets_.push_back(static_cast<int>(band.begin * out_width_));
-    }
-    const long long band_rows = bands_[rank()].size(), out_rows = output_rows_[rank()];
-    band_.resize(static_cast<std::size_t>(band_rows * width_));
-    part_output_.resize(static_cast<std::size_t>(out_rows * out_width_));
-
-    // On the GPU, the band with the K - 1 rows above it: row i is image row
-    // first - (K-1) + i. Halo rows above the image are zeroed here and never
-    // written; the others come by NCCL in every compute().
-    stream_.emplace();  // on this rank's GPU, now current
-    interior_stream_.emplace();
-    forked_.emplace(CudaEvent::untimed);
-    interior_done_.emplace(CudaEvent::untimed);
-    d_band_ = DeviceBuffer<float>(static_cast<std::size_t>((halo_ + band_rows) * width_));
-    LADDER_CUDA_CHECK(cudaMemsetAsync(d_band_.data(), 0, d_band_.bytes(), stream_->get()));
-    // The output rows, below K - 1 rows of scratch: a launch's first K - 1
-    // rows read zeros above its image pointer, so the halo rows' launch
-    // starts K - 1 rows early and its first rows land in the scratch.
-    d_output_ = DeviceBuffer<float>(static_cast<std::size_t>((halo_ + out_rows) * out_width_));
-    LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
-    connect_gpus();
+    BandsOnGpus::prepare_ranks(inputs, outputs);
+    band_.resize(band_values());
+    part_output_.resize(output_values());
   }
-
-  // Upload: each rank its band of image rows, through MPI to its host, then
-  // below the halo on its GPU; and the weights.
+  // Upload: each rank its band of image rows, through MPI to its host, then below the halo on its GPU; and the weights.
   void scatter() override {
-    LADDER_MPI(MPI_Scatterv(image_, image_counts_.data(), image_offsets_.data(), MPI_FLOAT, band_.data(),
-                            image_counts_[rank()], MPI_FLOAT, 0, communicator()));
-    LADDER_CUDA_CHECK(cudaMemcpyAsync(d_band_.data() + std::size_t(halo_) * width_, band_.data(),
-                                      band_.size() * sizeof(float), cudaMemcpyHostToDevice, stream_->get()));
-    LADDER_CUDA_CHECK(cudaMemcpyToSymbolAsync(unrolled_weights, h_weights_.data(), h_weights_.size() * sizeof(float), 0,
-                                              cudaMemcpyHostToDevice, stream_->get()));
-    LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
+    scatter_image(band_.data());
+    copy_band_up(band_.data());
   }
-
-  void compute_ranks() override {
-    const cudaStream_t exchange = stream_->get(), interior = interior_stream_->get();
-    const long long first = bands_[rank()].begin, top = first - halo_;  // top: image row of d_band_'s row 0
-    // The interior stream starts after what the exchange stream holds.
-    LADDER_CUDA_CHECK(cudaEventRecord(forked_->get(), exchange));
-    LADDER_CUDA_CHECK(cudaStreamWaitEvent(interior, forked_->get(), 0));
-
-    // The halo exchange, posted first so that NCCL's kernel has its SMs
-    // before the interior's blocks fill the GPU. Both sides of every pair
-    // work out the same rows (halo_rows), so each send meets its receive.
-    LADDER_NCCL(ncclGroupStart());
-    for (int r = 0; r < ranks(); ++r) {
-      if (r == rank()) continue;
-      const Part in = halo_rows(rank(), r), out = halo_rows(r, rank());
-      if (in.size() > 0)
-        LADDER_NCCL(ncclRecv(d_band_.data() + std::size_t(in.begin - top) * width_, std::size_t(in.size()) * width_,
-                             ncclFloat, r, nccl(), exchange));
-      if (out.size() > 0)
-        LADDER_NCCL(ncclSend(d_band_.data() + std::size_t(out.begin - top) * width_, std::size_t(out.size()) * width_,
-                             ncclFloat, r, nccl(), exchange));
-    }
-    LADDER_NCCL(ncclGroupEnd());
-
-    // Meanwhile, the rows that read only this rank's own band: the image
-    // pointer at the band's first row, the output's first K - 1 rows wrong
-    // (zeros for the halo) until the launch below writes them again.
-    const long long out_rows = output_rows_[rank()], halo_out_rows = std::min<long long>(halo_, out_rows);
-    float* d_output = d_output_.data() + std::size_t(halo_) * out_width_;
-    if (out_rows > halo_out_rows)
-      convolve(d_band_.data() + std::size_t(halo_) * width_, bands_[rank()].size(), d_output, out_rows, interior);
-    LADDER_CUDA_CHECK(cudaEventRecord(interior_done_->get(), interior));
-    LADDER_CUDA_CHECK(cudaStreamWaitEvent(exchange, interior_done_->get(), 0));
-
-    // After both: the first K - 1 output rows, from the image pointer at the
-    // halo's first row; the launch's first K - 1 rows go to the scratch.
-    if (halo_out_rows > 0)
-      convolve(d_band_.data(), halo_ + bands_[rank()].size(), d_output_.data(), halo_ + halo_out_rows, exchange);
-    LADDER_CUDA_CHECK(cudaStreamSynchronize(exchange));
-  }
-
   // Download: every rank's output rows to its host, then to rank 0.
   void gather() override {
-    LADDER_CUDA_CHECK(cudaMemcpyAsync(part_output_.data(), d_output_.data() + std::size_t(halo_) * out_width_,
-                                      part_output_.size() * sizeof(float), cudaMemcpyDeviceToHost, stream_->get()));
-    LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
-    LADDER_MPI(MPI_Gatherv(part_output_.data(), output_counts_[rank()], MPI_FLOAT, output_, output_counts_.data(),
-                           output_offsets_.data(), MPI_FLOAT, 0, communicator()));
+    copy_output_down(part_output_.data());
+    gather_output(part_output_.data());
   }
 
  private:
-  // The image rows of `receiver`'s halo that `owner` holds (none where the
-  // receiver has no output rows): the K - 1 rows above its band, cut to the image.
-  Part halo_rows(int receiver, int owner) const {
-    if (output_rows_[receiver] == 0) return {};
-    const long long need_begin = std::max<long long>(0, bands_[receiver].begin - halo_);
-    const long long from = std::max(need_begin, bands_[owner].begin);
-    const long long to = std::min(bands_[receiver].begin, bands_[owner].end);
-    return from < to ? Part{from, to} : Part{};
-  }
-
-  // cuda_unrolled's launch: output row y of `out` from image rows y - (K-1) .. y
-  // of `image`, zeros outside its `height` rows.
-  void convolve(const float* image, long long height, float* out, long long out_height, cudaStream_t stream) const {
-    const dim3 grid(ceil_div(out_width_, kUnrolledTileWidth),
-                    static_cast<unsigned>(ceil_div(out_height, kUnrolledTileHeight)));
-    convolve_<<<grid, dim3(kUnrolledThreadsX, kUnrolledThreadsY), shared_bytes_, stream>>>(
-        image, static_cast<int>(height), width_, rows_, columns_, passes_, out, static_cast<int>(out_height),
-        out_width_);
-    LADDER_CUDA_CHECK_LAUNCH();
-  }
-
-  const float* image_ = nullptr;  // rank 0 only: the harness's arrays
-  float* output_ = nullptr;
-  int height_ = 0, width_ = 0, rows_ = 0, columns_ = 0, halo_ = 0, out_width_ = 0, passes_ = 1;
-  std::vector<float> h_weights_;
-  Kernel convolve_ = nullptr;
-  std::size_t shared_bytes_ = 0;
-  std::vector<Part> bands_;
-  std::vector<long long> output_rows_;
-  std::vector<int> image_counts_, image_offsets_, output_counts_, output_offsets_;
   std::vector<float> band_, part_output_;  // this rank's, on its host
-  DeviceBuffer<float> d_band_, d_output_;
-  std::optional<CudaStream> stream_, interior_stream_;  // after the buffers: destroying a stream waits for it
-  std::optional<CudaEvent> forked_, interior_done_;
 };
 
 }  // namespace
