@@ -18,7 +18,9 @@
 # RANK_COUNTS (default "1 RANKS") the distributed checks; RANK_SWEEP (default
 # "1,2,...,RANKS" by doubling; empty: none) the sweep of the distributed
 # rungs over ranks at the large size, transfer-inclusive scaling included;
-# RANK_SIZES (default: SIZES) the sizes of their runs on RANKS ranks.
+# RANK_SIZES (default: SIZES) the sizes of their runs on RANKS ranks, and
+# RANK_BESIDE (default serial,openmp,cuda,cuda_streams) the one-device rungs
+# timed beside them.
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [EXERCISE...]}
 shift
@@ -111,16 +113,19 @@ for entry in json.load(sys.stdin):
         print(entry["exercise"])' "${exercises[@]}")
   sweep=${RANK_SWEEP-$(p=1; counts=1; while [ $((p * 2)) -le "$ranks" ]; do p=$((p * 2)); counts+=",$p"; done; echo "$counts")}
   for exercise in $distributed; do
-    # rungs: the one-device rungs to set beside them (cuda_streams: median_filter's copies overlapped on one GPU);
-    # spread: the distributed ones (mpi, and cuda_nccl with its kin); gpus_spread: those with a GPU a rank.
+    # rungs: the distributed ones and the one-device rungs to set beside them (RANK_BESIDE; cuda_streams:
+    # median_filter's copies overlapped on one GPU); spread: the distributed ones (mpi, and cuda_nccl with its
+    # kin); gpus_spread: those with a GPU a rank.
     read -r rungs spread gpus_spread < <("$ladder" list --json | python3 -c '
 import json, sys
+beside = sys.argv[2].split(",")
 for entry in json.load(sys.stdin):
     if entry["exercise"] == sys.argv[1]:
         names = [r["name"] for r in entry["rungs"]]
         spread = [n for n in names if n == "mpi" or n.startswith("cuda_nccl")]
-        print(",".join(n for n in names if n in ("serial", "openmp", "cuda", "cuda_streams") or n in spread),
-              ",".join(spread), ",".join(n for n in spread if n != "mpi") or "-")' "$exercise")
+        print(",".join(n for n in names if n in beside or n in spread),
+              ",".join(spread), ",".join(n for n in spread if n != "mpi") or "-")' "$exercise" \
+      "${RANK_BESIDE:-serial,openmp,cuda,cuda_streams}")
     for n in ${RANK_COUNTS:-1 $ranks}; do
       echo "== $(date -u +%T) ladder check $exercise --variants $spread --ranks $n" >>"$out/ranks.log"
       timeout 300 "$ladder" check "$exercise" --variants "$spread" --ranks "$n" >>"$out/ranks.log" 2>&1 || status=1
