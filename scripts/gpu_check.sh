@@ -14,7 +14,8 @@
 # (default workshop) the size of the thread sweep; TESTS=0 skips
 # the tests and builds only `ladder` (TEST_FILTER: only the tests whose names match it) (for a second call that only runs the
 # other sizes, or the sanitizer alone after a reference run); SANITIZE=0
-# skips compute-sanitizer; RANKS (default: the GPUs, where two or more) and
+# skips compute-sanitizer (SANITIZE_ONE_DEVICE=0 only over the one-device
+# rungs, leaving the distributed rungs' memcheck); RANKS (default: the GPUs, where two or more) and
 # RANK_COUNTS (default "1 RANKS") the distributed checks; RANK_SWEEP (default
 # "1,2,...,RANKS" by doubling; empty: none) the sweep of the distributed
 # rungs over ranks at the large size, transfer-inclusive scaling included;
@@ -48,7 +49,7 @@ ladder="$build/bench/ladder"
 # compute-sanitizer over `ladder check` of every CUDA rung (its awkward
 # cases, each checked against the reference): memcheck, racecheck (shared
 # memory hazards) and synccheck must each report 0 errors. SANITIZE=0 skips.
-if [ "${SANITIZE:-1}" != 0 ]; then
+if [ "${SANITIZE:-1}" != 0 ] && [ "${SANITIZE_ONE_DEVICE:-1}" != 0 ]; then
   : >"$out/sanitizer.log"
   while read -r exercise rungs; do
     # NCCL's set-up (cuda_nccl, on one rank here) probes kernels built for
