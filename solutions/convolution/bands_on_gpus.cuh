@@ -23,16 +23,22 @@
 #include "ladder/nccl.hpp"
 
 namespace ladder::convolution {
+// In an unnamed namespace: each rung's file compiles its own copy of all of
+// it. unrolled_weights, the kernel's constant memory, is a symbol of each
+// .cu file's own (no relocatable device code); shared inline functions
+// would be merged by the linker into one file's copy, which writes one
+// file's weights while the kernel of the other reads its own.
+namespace {
 
 using Kernel = void (*)(const float*, int, int, int, int, int, float*, int, int);
 
 // cuda_unrolled's choice of instantiation: R rows a pass, the width
 // compiled in too for square odd kernels up to 15 × 15.
 template <int R>
-inline Kernel unrolled_for(int rows, int columns) {
+Kernel unrolled_for(int rows, int columns) {
   return rows == R && columns == R ? convolve_unrolled<R, R> : convolve_unrolled<R, 0>;
 }
-inline Kernel kernel_for(int rows_per_pass, int rows, int columns) {
+Kernel kernel_for(int rows_per_pass, int rows, int columns) {
   switch (rows_per_pass) {
     case 1:
       return unrolled_for<1>(rows, columns);
@@ -247,4 +253,5 @@ class BandsOnGpus : public NcclRung {
   std::optional<CudaEvent> forked_, interior_done_;
 };
 
+}  // namespace
 }  // namespace ladder::convolution
