@@ -100,9 +100,13 @@ nlohmann::json input_checksums(const Arrays& inputs) {
   return checksums;
 }
 
+// The width of the rung column of the table printed as the run goes: the
+// longest rung name (cuda_nccl_streams) and a space.
+constexpr int kRungColumn = 19;
+
 // The heading of the table printed as the run goes.
 void print_table_header(std::ostream& out) {
-  out << "  " << std::left << std::setw(16) << "rung" << std::setw(9) << "status" << std::right << std::setw(11)
+  out << "  " << std::left << std::setw(kRungColumn) << "rung" << std::setw(9) << "status" << std::right << std::setw(11)
       << "compute" << std::setw(11) << "transfer" << std::setw(17) << "vs naive c/t" << std::setw(17) << "vs serial c/t"
       << std::setw(9) << "ceiling" << '\n';
 }
@@ -110,7 +114,7 @@ void print_table_header(std::ostream& out) {
 // One row of the table printed as the run goes.
 void print_row(std::ostream& out, const nlohmann::json& row) {
   last_output = Clock::now();
-  out << "  " << std::left << std::setw(16) << row["rung"].get<std::string>() << std::setw(9)
+  out << "  " << std::left << std::setw(kRungColumn) << row["rung"].get<std::string>() << std::setw(9)
       << row["status"].get<std::string>();
   if (row["status"] != "ok") {
     // "not_implemented" is wider than the column: a space keeps it apart from the reason.
@@ -624,7 +628,7 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
   try {
     // A transient "timing..." on a terminal; the finished row overwrites it.
     if (&progress_ == &std::cout && ::isatty(STDOUT_FILENO))
-      progress_ << "  " << std::left << std::setw(16) << rung_name << "timing...\r" << std::flush;
+      progress_ << "  " << std::left << std::setw(kRungColumn) << rung_name << "timing...\r" << std::flush;
     timings = time_rung(*rung, problem.name() + "/" + rung_name, policy_, options_.warm, progress_);
     check_guard_zones(outputs, "a timed repetition");
     rung->check_device_guard_zones();
