@@ -536,6 +536,59 @@ using StopsOnRank0InPrepare = StopsOnOneRank<0, MpiRung::Step::prepare>;
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, test_copy, mpi_todo_on_rank_1, StopsOnRank1InCompute);
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, test_copy, mpi_todo_on_rank_0, StopsOnRank0InPrepare);
 
+// This program again as 2 ranks under mpirun, running the current test
+// alone: (pclose's status, everything the ranks printed).
+std::pair<int, std::string> this_test_on_two_ranks() {
+  std::array<char, 4096> self{};
+  if (readlink("/proc/self/exe", self.data(), self.size() - 1) <= 0) return {-1, "cannot read /proc/self/exe"};
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);  // Open MPI's consent where the tests run as root
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string command = std::string("timeout 60 mpirun -np 2 --oversubscribe --bind-to none '") + self.data() +
+                              "' --gtest_filter=" + test->test_suite_name() + "." + test->name() + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  std::string output;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
+  return {pclose(pipe), output};
+}
+
+// An MPI rung whose data stays on each rank (issue 60): each rank copies
+// its own part of x, kept since prepare_ranks, into its own part of y, and
+// the parts reach rank 0's y only in collect_for_check. Its output is right
+// only where the harness collects after the download it checks.
+class CopiesItsOwnPart final : public MpiRung {
+ public:
+  explicit CopiesItsOwnPart(const RungContext& context) : MpiRung(context) {}
+  static inline int collects_on_rank_0 = 0;
+
+ protected:
+  void prepare_ranks(const Arrays* inputs, Arrays* outputs) override {
+    long long n = rank() == 0 ? static_cast<long long>(inputs->at("x").size()) : 0;
+    LADDER_MPI(MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, communicator()));
+    parts_ = parts_of(n, ranks());
+    if (rank() == 0) y_ = outputs->at("y").view<std::int32_t>().data();
+    x_part_.resize(parts_.counts[rank()]);
+    y_part_.resize(parts_.counts[rank()]);
+    const std::int32_t* x = rank() == 0 ? inputs->at("x").view<std::int32_t>().data() : nullptr;
+    LADDER_MPI(MPI_Scatterv(x, parts_.counts.data(), parts_.offsets.data(), MPI_INT32_T, x_part_.data(),
+                            parts_.counts[rank()], MPI_INT32_T, 0, communicator()));
+  }
+  void compute_ranks() override { std::copy(x_part_.begin(), x_part_.end(), y_part_.begin()); }
+  void collect_for_check() override {
+    if (rank() == 0) ++collects_on_rank_0;
+    LADDER_MPI(MPI_Gatherv(y_part_.data(), parts_.counts[rank()], MPI_INT32_T, y_, parts_.counts.data(),
+                           parts_.offsets.data(), MPI_INT32_T, 0, communicator()));
+  }
+
+ private:
+  Parts parts_;
+  std::int32_t* y_ = nullptr;  // rank 0: the harness's output
+  std::vector<std::int32_t> x_part_, y_part_;
+};
+LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, test_copy, mpi_local, CopiesItsOwnPart);
+
 // The test is this program again as 2 ranks under mpirun, running this test
 // alone: there rank 0 steps the rungs, as the harness would, and must see
 // each as not implemented, while rank 1 follows it as in `ladder`. Before
@@ -571,25 +624,43 @@ TEST(MpiRungTest, ATodoThatOneRankReachesIsNotImplementedOnRankZeroAndNoRankAbor
     return;
   }
   if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun is not installed";
-  std::array<char, 4096> self{};
-  ASSERT_GT(readlink("/proc/self/exe", self.data(), self.size() - 1), 0);
-  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);  // Open MPI's consent where the tests run as root
-  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::string command = std::string("timeout 60 mpirun -np 2 --oversubscribe --bind-to none '") + self.data() +
-                              "' --gtest_filter=" + test->test_suite_name() + "." + test->name() + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string output;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) output.append(buffer.data(), n);
-  const int status = pclose(pipe);
+  const auto [status, output] = this_test_on_two_ranks();
   ASSERT_TRUE(WIFEXITED(status)) << output;
   EXPECT_NE(WEXITSTATUS(status), 124) << "the job hung:\n" << output;
   EXPECT_EQ(WEXITSTATUS(status), 0) << output;
   EXPECT_EQ(output.find("MPI_Abort"), std::string::npos) << output;
   EXPECT_NE(output.find("rank 0: mpi_todo_on_rank_1 is not implemented"), std::string::npos) << output;
   EXPECT_NE(output.find("rank 0: mpi_todo_on_rank_0 is not implemented"), std::string::npos) << output;
+}
+
+// run_once (what `ladder check` runs) of the rung above on 2 ranks: y equals
+// x, which only its collect_for_check puts on rank 0, called once.
+TEST(MpiRungTest, ARungThatKeepsItsDataOnEachRankIsCollectedForTheCheck) {
+  if (launched_by_mpirun()) {
+    if (const std::optional<int> status = start_mpi_rank()) {  // rank 1: follow rank 0 until it quits
+      EXPECT_EQ(*status, 0);
+      return;
+    }
+    const std::unique_ptr<Problem> problem = make_problem("test_copy");
+    Params params;
+    params.set("n", "11");  // not a multiple of the ranks
+    const Arrays inputs = problem->generate(params, 1);
+    RunOptions options;
+    const RungEntry* entry = find_rung("test_copy", "mpi_local", testing::kPlantedTrack);
+    ASSERT_NE(entry, nullptr);
+    const CheckResult result = problem->check(run_once(*entry, inputs, params, options, *problem, 2),
+                                              problem->reference(inputs, params));
+    EXPECT_TRUE(result.ok) << result.detail;
+    EXPECT_EQ(CopiesItsOwnPart::collects_on_rank_0, 1);
+    std::cout << "rank 0: mpi_local " << (result.ok ? "matches" : "differs") << ", collected "
+              << CopiesItsOwnPart::collects_on_rank_0 << " time(s)" << std::endl;
+    return;
+  }
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "mpirun is not installed";
+  const auto [status, output] = this_test_on_two_ranks();
+  ASSERT_TRUE(WIFEXITED(status)) << output;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << output;
+  EXPECT_NE(output.find("rank 0: mpi_local matches, collected 1 time(s)"), std::string::npos) << output;
 }
 #endif
 
