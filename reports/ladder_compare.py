@@ -4,7 +4,10 @@
     ladder compare A.json B.json [--device-floor 0.03] [--host-floor 0.05]
 
 Rows are matched by (exercise, size, parameters, threads, MPI ranks, rung or
-peer); an entry without ranks ran on one.
+peer); an entry without ranks ran on one. A peer only in A and one only in B
+whose names differ by a parenthesised note at the end of one of them ("DIALS
+DispersionThreshold" and "DIALS DispersionThreshold (float64 frames)") are
+the same peer, matched one to one and said so.
 Each row's compute-only and transfer-inclusive times are compared as the
 ratio B/A of their central values: the median of the replicate medians when
 the run has replicates (`ladder run --replicates N`), else the median.
@@ -29,10 +32,14 @@ two runs do):
                    reader is told that the machine alone moved that much
 where spread is the relative range of a figure's replicate medians, (max -
 min) / median, and the floor is 3 % for device-timed figures (CUDA events,
-OpenCL profiling events) and 5 % for host-timed ones (steady clock: CPU
-rungs, and every transfer-inclusive time). A run without replicates has no
-measured spread, so its rows are judged against the floor alone. Inputs
-must match (the same input checksums) and statuses must agree.
+OpenCL profiling events on a GPU) and 5 % for host-timed ones (steady clock:
+CPU rungs, and every transfer-inclusive time). An OpenCL rung whose device is
+the host's CPU (PoCL, device_kind cpu) is host work: its events time the
+host's cores, so it is judged as a host-timed figure, machine probe and all.
+A run without replicates has no measured spread, so its rows are judged
+against the floor alone. Inputs must match (the same input checksums) and
+statuses must agree, except that a peer skipped in one run (its library not
+installed on that machine) is not compared: it is named, and is no difference.
 
 The summary gives one line per kind of timer, and the geometric mean of the
 compute-only ratios.
@@ -44,6 +51,7 @@ or a malformed file.
 """
 import argparse
 import math
+import re
 import sys
 
 from ladder_results import fail as fail_with, load_results
@@ -57,11 +65,13 @@ def fail(message):
 
 
 def device_timed(row, figure):
-    """Compute-only times of CUDA and OpenCL rungs (and of GPU peers) come from device events."""
+    """Compute-only times of CUDA and OpenCL rungs (and of GPU peers) come from device events. An OpenCL
+    device that is the host's CPU (PoCL: device_kind cpu) is host work, judged as such: its events time the
+    host's cores, which move as the machine does."""
     if figure != "compute":
         return False
     if "rung" in row:
-        return row.get("backend") in ("cuda", "opencl")
+        return row.get("backend") in ("cuda", "opencl") and row.get("device_kind") != "cpu"
     return row.get("device") == "gpu"
 
 
@@ -79,6 +89,33 @@ def rows(results, path):
     except (KeyError, TypeError, AttributeError) as error:
         fail(f"{path}: malformed results file ({type(error).__name__}: {error})")
     return table
+
+
+def without_note(name):
+    """A peer's name without a parenthesised note at its end: "DIALS DispersionThreshold (float64 frames)"
+    gives "DIALS DispersionThreshold"; "numpy np.matmul(a, b)" stays as it is (a call, not a note)."""
+    return re.sub(r" \([^()]*\)$", "", name)
+
+
+def match_renamed_peers(a_rows, b_rows):
+    """Pairs a peer only in A with a peer only in B of the same run where one name is the other with a
+    parenthesised note added, and files B's row under A's key; returns {key: B's name} for each pair.
+
+    Runs up to issue 62 named some peers shorter where their library was missing ("DIALS
+    DispersionThreshold" skipped, "DIALS DispersionThreshold (float64 frames)" timed). Only one-to-one
+    pairs: "opencv cv2.calcHist" against "opencv cv2.calcHist (1 thread)" and "(2 threads)" stays apart.
+    """
+    def unmatched(mine, theirs):
+        return [key for key in mine if key[-1].startswith("peer: ") and key not in theirs]
+    only_a, only_b = unmatched(a_rows, b_rows), unmatched(b_rows, a_rows)
+    related = lambda x, y: x[:-1] == y[:-1] and (without_note(x[-1]) == y[-1] or x[-1] == without_note(y[-1]))
+    renamed = {}
+    for a_key in only_a:
+        partners = [b_key for b_key in only_b if related(a_key, b_key)]
+        if len(partners) == 1 and [k for k in only_a if related(k, partners[0])] == [a_key]:
+            b_rows[a_key] = b_rows.pop(partners[0])
+            renamed[a_key] = partners[0][-1].removeprefix("peer: ")
+    return renamed
 
 
 def central(figures):
@@ -166,6 +203,8 @@ def l2_eviction(context):
 def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.stdout, names=("A", "B")):
     """Prints the comparison; returns True when the runs agree."""
     a_rows, b_rows = rows(a_results, names[0]), rows(b_results, names[1])
+    renamed = match_renamed_peers(a_rows, b_rows)
+    not_compared = []  # peers skipped in one run: nothing was timed there to compare
     differ = False
     ratios = []
     tally = {kind: {"same": 0, "within noise": 0, "as the machine": [], "differ": []} for kind in ("device", "host")}
@@ -187,8 +226,16 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
     for key in sorted(set(a_rows) | set(b_rows), key=str):
         ranks = f" / {key[4]} ranks" if key[4] != 1 else ""
         name = f"{key[0]} / {key[1]}{ranks} / {key[-1]}"
+        if key in renamed:
+            name += f" (in {names[1]}: {renamed[key]})"
+        peer = key[-1].startswith("peer: ")
         if key not in a_rows or key not in b_rows:
-            print(f"{name:52} only in {'A' if key in a_rows else 'B'}", file=out)
+            side, (_, row) = ("A", a_rows[key]) if key in a_rows else ("B", b_rows[key])
+            if peer and row.get("status") == "skipped":
+                print(f"{name:52} only in {side}, skipped there: not compared", file=out)
+                not_compared.append(f"{key[0]}/{key[-1]} only in {side}, skipped")
+                continue
+            print(f"{name:52} only in {side}", file=out)
             differ = True
             continue
         (entry_a, a), (entry_b, b) = a_rows[key], b_rows[key]
@@ -197,6 +244,12 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
             differ = True
             continue
         if a.get("status") != b.get("status"):
+            # A peer whose library one machine lacks was timed in one run only: nothing to compare, no difference.
+            if peer and "skipped" in (a.get("status"), b.get("status")):
+                side, row = ("A", a) if a.get("status") == "skipped" else ("B", b)
+                print(f"{name:52} skipped in {side} ({row.get('reason', 'no reason given')}): not compared", file=out)
+                not_compared.append(f"{key[0]}/{key[-1]} skipped in {side}")
+                continue
             print(f"{name:52} status {a.get('status')} in A, {b.get('status')} in B", file=out)
             differ = True
             continue
@@ -247,6 +300,12 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
         if counts["differ"]:
             line += f"; {len(counts['differ'])} differ: " + "; ".join(counts["differ"])
         print(line, file=out)
+    if renamed:
+        print(f"peers matched across a note added to their name: " + "; ".join(
+            f"{key[0]}/{key[-1]} is {names[1]}'s {name}" for key, name in renamed.items()), file=out)
+    if not_compared:
+        print(f"peers not compared ({len(not_compared)}), skipped in one run: "
+              + "; ".join(not_compared), file=out)
     for label, results in zip(names, (a_results, b_results)):
         if not any("replicate_medians_s" in row.get("timings", {}).get("compute", {})
                    for _, row in rows(results, label).values()):

@@ -4,7 +4,15 @@ a difference inside the spread between replicates is noise, a host figure
 that moved as the machine probe did is put down to the machine (a device-timed
 one never), one within the probe's own variation is annotated so, and runs on
 other inputs, NaN times and malformed files are refused or flagged; a gzipped
-results file reads as the plain one."""
+results file reads as the plain one.
+
+    test_compare.py LADDER FIXTURE [DEVVM_RESULTS]
+
+With DEVVM_RESULTS (a committed run of the development machine kind, OpenCL on
+PoCL, reports/runs/2026-11-26-devvm-b/results-workshop.json.gz), issue 62's
+rerun on a faster CPU of the kind: PoCL's OpenCL rows are host work, scaled by
+the machine probe; a peer renamed by a note, or skipped in one run, does not
+make the runs differ; a peer that failed, or renamed beyond a note, does."""
 import copy
 import gzip
 import json
@@ -14,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 ladder, fixture = sys.argv[1], sys.argv[2]
+devvm = sys.argv[3] if len(sys.argv) > 3 else None
 results = json.loads(Path(fixture).read_text())
 failures = []
 
@@ -176,6 +185,59 @@ with tempfile.TemporaryDirectory() as directory:
     (d / "cut.json.gz").write_bytes(packed.read_bytes()[:200])
     run = subprocess.run([ladder, "compare", str(plain), str(d / "cut.json.gz")], capture_output=True, text=True)
     expect(run, 2, "not a valid results file", "a .gz cut short is refused")
+
+    if devvm:
+        # Issue 62: the development machine's run against the same on a CPU of the kind that does the same
+        # fixed work in 0.58x the time. Every host figure scales as the probe does, PoCL's OpenCL rows too
+        # (their device is the host's CPU), and DIALS' skipped peer has the name it has when it is timed.
+        with gzip.open(devvm, "rt") as text:
+            reference = json.load(text)
+        faster = copy.deepcopy(reference)
+        probe = faster["context"]["readings"]["machine_probe"]
+        for kind in ("scalar_chain_s", "memory_pass_s"):
+            probe[kind] = [0.58 * t for t in probe[kind]]
+        faster["context"]["ceilings"]["host_bytes_per_s"] /= 0.58
+        for entry in faster["results"]:
+            for row in entry["rungs"] + entry.get("peers", []):
+                if row.get("status") == "ok" and (row.get("device_kind") == "cpu" or row.get("device") == "cpu"):
+                    for figure in ("compute", "transfer"):
+                        if figure in row["timings"]:
+                            scaled(row, figure, 0.58)
+        peers = {entry["exercise"]: {peer["name"]: peer for peer in entry.get("peers", [])}
+                 for entry in faster["results"]}
+        peers["spot_finding"]["DIALS DispersionThreshold"]["name"] = "DIALS DispersionThreshold (float64 frames)"
+        run = compare(reference, faster, d)
+        expect(run, 0, "the runs agree, ", "a faster machine of the kind: the runs agree as the machine")
+        expect(run, 0, "convolution/opencl compute 0.58x", "a PoCL row is host work, scaled by the machine probe")
+        expect(run, 0, "spot_finding/peer: DIALS DispersionThreshold is B's DIALS DispersionThreshold (float64 frames)",
+               "a peer renamed by a note is matched, and the match is said")
+
+        timed = copy.deepcopy(faster)
+        dials = next(p for e in timed["results"] for p in e.get("peers", []) if p["name"].startswith("DIALS"))
+        numpy_peer = next(e for e in timed["results"] if e["exercise"] == "vector_add")["peers"][0]
+        dials.pop("reason")
+        dials.update(status="ok", check={"ok": True, "detail": "identical"}, timings=copy.deepcopy(numpy_peer["timings"]))
+        run = compare(reference, timed, d)
+        expect(run, 0, "skipped in A (DIALS is not importable", "a peer timed in one run only is not compared")
+        expect(run, 0, "peers not compared (1), skipped in one run", "and is counted apart")
+
+        failed = copy.deepcopy(faster)
+        astropy = next(p for e in failed["results"] for p in e.get("peers", []) if p["name"].startswith("astropy"))
+        astropy.update(status="failed", check={"ok": False, "detail": "kept 4154301 (reference 4154628)"})
+        expect(compare(reference, failed, d), 1, "status ok in A, failed in B", "a peer that failed still differs")
+
+        for old, new in (("numpy: the lesson's loop", "numpy: the lesson's loop, again"),
+                         ("astropy.stats.sigma_clip (inclusive bounds)", "astropy.stats.sigma_clip (exclusive bounds)")):
+            other = copy.deepcopy(faster)
+            next(p for e in other["results"] for p in e.get("peers", []) if p["name"] == old)["name"] = new
+            expect(compare(reference, other, d), 1, f"peer: {new} only in B", f"a peer renamed beyond a note: {new}")
+        # One name against two: "opencv cv2.calcHist" could be either thread count's row, so neither is matched.
+        merged = copy.deepcopy(faster)
+        histogram = next(e for e in merged["results"] if e["exercise"] == "histogram")
+        histogram["peers"] = [p for p in histogram["peers"] if "2 threads" not in p["name"]]
+        next(p for p in histogram["peers"] if "1 thread" in p["name"])["name"] = "opencv cv2.calcHist"
+        expect(compare(reference, merged, d), 1, "peer: opencv cv2.calcHist (2 threads) only in A",
+               "a name that could be either of two peers is matched to neither")
 
 print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
 sys.exit(1 if failures else 0)
