@@ -41,7 +41,7 @@ def peers(inputs, parameters):
     try:
         from astropy.stats import sigma_clip
     except Exception as error:
-        yield "astropy.stats.sigma_clip", "cpu", f"astropy unavailable ({type(error).__name__}): Debian python3-astropy"
+        yield "astropy.stats.sigma_clip (inclusive bounds)", "cpu", f"astropy unavailable ({type(error).__name__}): Debian python3-astropy"
     else:
         # Median centre, population std, to convergence; it keeps values ON a bound too (the lesson's loop
         # does not), so its count may differ by those values: the check says by how many. The centre and
