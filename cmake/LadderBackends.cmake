@@ -2,7 +2,7 @@
 # when it is missing) or OFF. The configure output says what was found and
 # what was skipped, and why.
 set(LADDER_BACKEND_VALUES AUTO ON OFF)
-foreach(backend OPENMP OPENCL CUDA MPI NCCL)
+foreach(backend OPENMP OPENMP_TARGET OPENCL CUDA MPI NCCL)
   set(LADDER_${backend} AUTO CACHE STRING "Build the ${backend} rungs: AUTO, ON or OFF")
   set_property(CACHE LADDER_${backend} PROPERTY STRINGS ${LADDER_BACKEND_VALUES})
   string(TOUPPER "${LADDER_${backend}}" LADDER_${backend})
@@ -29,6 +29,54 @@ if(NOT LADDER_OPENMP STREQUAL "OFF")
   ladder_backend_result(OPENMP "${OpenMP_CXX_FOUND}" "the compiler has no OpenMP support")
 else()
   message(STATUS "hpc-ladder: OPENMP rungs skipped: LADDER_OPENMP=OFF")
+endif()
+
+# OpenMP target offload (the openmp_target rungs) needs a second compiler:
+# clang++ with libomp and libomptarget (Debian: clang-16 libomp-16-dev
+# clang-tools-16) and the CUDA toolkit's ptxas and nvlink. The project's
+# compiler cannot offload fast enough to teach with (GCC's nvptx offload),
+# so these rungs are compiled and linked by clang++ into a shared library of
+# their own (cmake/LadderOpenMpTarget.cmake, docs/design.md). Found by
+# building a target region here, as the rungs are built.
+set(LADDER_OPENMP_TARGET_ARCH sm_90 CACHE STRING "The GPU the openmp_target rungs are compiled for (sm_90: H100, H200)")
+if(NOT LADDER_OPENMP_TARGET STREQUAL "OFF")
+  find_program(LADDER_OPENMP_TARGET_COMPILER NAMES clang++-16 clang++
+               DOC "clang++ with OpenMP offload, for the openmp_target rungs")
+  set(LADDER_OPENMP_TARGET_FLAGS -fopenmp -fopenmp-targets=nvptx64-nvidia-cuda
+      -Xopenmp-target=nvptx64-nvidia-cuda -march=${LADDER_OPENMP_TARGET_ARCH}
+      -Wno-unknown-cuda-version)  # clang 16 knows CUDA up to 11.8, and builds with newer toolkits all the same
+  set(why_not "")
+  if(NOT LADDER_OPENMP_TARGET_COMPILER)
+    set(why_not "no clang++ found (Debian: clang-16 libomp-16-dev clang-tools-16)")
+  else()
+    set(probe ${CMAKE_BINARY_DIR}/openmp_target_probe)
+    file(WRITE ${probe}/probe.cpp "int on_device() {
+  int x = 0;
+#pragma omp target map(tofrom: x)
+  x = 1;
+  return x;
+}
+")
+    execute_process(COMMAND ${LADDER_OPENMP_TARGET_COMPILER} ${LADDER_OPENMP_TARGET_FLAGS} -fPIC -shared
+                            probe.cpp -o probe.so
+                    WORKING_DIRECTORY ${probe} RESULT_VARIABLE failed OUTPUT_QUIET ERROR_VARIABLE errors)
+    if(failed)
+      string(REGEX MATCH "[^\n]*error[^\n]*" first_error "${errors}")
+      set(why_not "${LADDER_OPENMP_TARGET_COMPILER} cannot build an OpenMP target region for nvptx64 "
+                  "${LADDER_OPENMP_TARGET_ARCH} (${first_error}; Debian: libomp-16-dev clang-tools-16, "
+                  "and the CUDA toolkit)")
+      string(REPLACE ";" "" why_not "${why_not}")
+    endif()
+  endif()
+  set(found ON)
+  if(why_not)
+    set(found OFF)
+  endif()
+  ladder_backend_result(OPENMP_TARGET "${found}" "${why_not}")
+  set(LADDER_NO_OPENMP_TARGET_REASON "${why_not}")
+else()
+  message(STATUS "hpc-ladder: OPENMP_TARGET rungs skipped: LADDER_OPENMP_TARGET=OFF")
+  set(LADDER_NO_OPENMP_TARGET_REASON "LADDER_OPENMP_TARGET=OFF")
 endif()
 
 # OpenCL through the ICD loader; the platform (PoCL, a GPU driver) is found at run time.

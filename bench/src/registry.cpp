@@ -36,6 +36,7 @@ std::string backend_name(Backend backend) {
   switch (backend) {
     case Backend::host: return "host";
     case Backend::openmp: return "openmp";
+    case Backend::openmp_target: return "openmp_target";
     case Backend::opencl: return "opencl";
     case Backend::cuda: return "cuda";
     case Backend::mpi: return "mpi";
@@ -82,6 +83,7 @@ const RungEntry* find_rung(const std::string& exercise, const std::string& rung,
 Backend backend_of(const std::string& rung) {
   if (rung.rfind("cuda", 0) == 0) return Backend::cuda;
   if (rung.rfind("opencl", 0) == 0) return Backend::opencl;
+  if (rung.rfind("openmp_target", 0) == 0) return Backend::openmp_target;
   if (rung.rfind("openmp", 0) == 0) return Backend::openmp;
   if (rung.rfind("mpi", 0) == 0) return Backend::mpi;
   return Backend::host;
@@ -100,6 +102,12 @@ Availability backend_availability(Backend backend, const RunOptions& options) {
       return {true, ""};
 #else
       return {false, "built without OpenMP (LADDER_OPENMP)"};
+#endif
+    case Backend::openmp_target:
+#ifdef LADDER_HAVE_OPENMP_TARGET
+      return {true, ""};  // on a GPU, or on the host fallback, which the rung's device names
+#else
+      return {false, "built without OpenMP target offload (LADDER_OPENMP_TARGET: " LADDER_NO_OPENMP_TARGET_REASON ")"};
 #endif
     case Backend::opencl: return opencl_availability(options);
     case Backend::cuda: return cuda_availability(options);

@@ -5,8 +5,8 @@
 //   LADDER_REGISTER_RUNG(vector_add, cuda, CudaVectorAdd);
 //
 // The backend is the one the rung's base class names (Type::kBackend:
-// HostRung, OpenMpRung, OpenClRung, CudaRung, MpiRung); the rung's name must
-// start with it (cuda..., opencl..., openmp..., mpi...; any other name is a host rung),
+// HostRung, OpenMpRung, OpenMpTargetRung, OpenClRung, CudaRung, MpiRung); the rung's name must
+// start with it (cuda..., opencl..., openmp_target..., openmp..., mpi...; any other name is a host rung),
 // because a rung that is not built here is still listed by its name.
 //
 // Rungs belong to a track: "solutions" (solutions/, the worked rungs) or

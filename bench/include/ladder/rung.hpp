@@ -5,7 +5,7 @@
 //   compute  - the work itself, on data already where the rung computes
 //   download - device -> host copies of the output
 // Rungs never time themselves: the backend base classes (HostRung,
-// OpenMpRung, CudaRung, OpenClRung) measure compute with the right clock,
+// OpenMpRung, OpenMpTargetRung, CudaRung, OpenClRung) measure compute with the right clock,
 // and each names its backend (kBackend), which the registration reads.
 #include <optional>
 #include <string>
@@ -17,7 +17,7 @@
 
 namespace ladder {
 
-enum class Backend { host, openmp, opencl, cuda, mpi };
+enum class Backend { host, openmp, openmp_target, opencl, cuda, mpi };
 std::string backend_name(Backend backend);
 
 enum class DeviceKind { cpu, gpu };
