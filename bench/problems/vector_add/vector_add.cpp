@@ -22,6 +22,11 @@ class VectorAdd final : public Problem {
   std::vector<SizePreset> sizes() const override {
     return {{"tiny", {{"n", "1000003"}}}, {"workshop", {{"n", "16777216"}}}, {"large", {{"n", "134217728"}}}};
   }
+  // The five, then OpenMP target offload: named, so that a build without it
+  // lists the rung with the reason.
+  std::vector<std::string> rungs() const override {
+    return {"naive", "serial", "openmp", "opencl", "cuda", "openmp_target"};
+  }
   std::vector<InputSpec> inputs() const override {
     return {{"a", "float32 array (any shape)"}, {"b", "float32 array of a's shape"}};
   }

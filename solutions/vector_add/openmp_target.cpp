@@ -1,0 +1,58 @@
+// openmp_target: the openmp loop moved to the GPU by directives alone
+// (`target teams distribute parallel for`). The arrays are mapped to the
+// device once, in prepare; upload and download copy them with `target
+// update`, so compute finds them there, as the cuda rung's kernel does.
+#include "ladder/openmp_target.hpp"
+
+namespace ladder {
+namespace {
+
+class OpenMpTargetVectorAdd final : public OpenMpTargetRung {
+ public:
+  explicit OpenMpTargetVectorAdd(const RungContext&) {}
+
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    a_ = inputs.at("a").view<float>().data();
+    b_ = inputs.at("b").view<float>().data();
+    c_ = outputs.at("c").view<float>().data();
+    n_ = static_cast<long>(outputs.at("c").size());
+    require_device_memory(3 * sizeof(float) * n_);
+    // Device memory for the three arrays, nothing copied yet (like cudaMalloc).
+#pragma omp target enter data map(alloc : a_[0 : n_], b_[0 : n_], c_[0 : n_])
+  }
+
+  // `update`, not `enter data map(to: ...)`: arrays already mapped are not
+  // copied again by a map, only by an update.
+  void upload() override {
+#pragma omp target update to(a_[0 : n_], b_[0 : n_])
+  }
+
+  void compute() override {
+    const float* a = a_;
+    const float* b = b_;
+    float* c = c_;
+    // The arrays are present, so the pointers become the device's copies.
+#pragma omp target teams distribute parallel for
+    for (long i = 0; i < n_; ++i) c[i] = a[i] + b[i];
+  }
+
+  void download() override {
+#pragma omp target update from(c_[0 : n_])
+  }
+
+  ~OpenMpTargetVectorAdd() override {
+    if (c_ != nullptr) {
+#pragma omp target exit data map(delete : a_[0 : n_], b_[0 : n_], c_[0 : n_])
+    }
+  }
+
+ private:
+  const float* a_ = nullptr;
+  const float* b_ = nullptr;
+  float* c_ = nullptr;
+  long n_ = 0;
+};
+
+}  // namespace
+LADDER_REGISTER_RUNG(vector_add, openmp_target, OpenMpTargetVectorAdd);
+}  // namespace ladder
