@@ -463,7 +463,9 @@ def speedup_chart(entry, directory, written):
 
 def copies_data(row):
     """Whether a rung copies its inputs to a device and its outputs back: a host rung's upload and download are
-    no-ops, not figures."""
+    no-ops, not figures, and so are an openmp_target rung's on the host fallback."""
+    if row["backend"] == "openmp_target":
+        return row.get("device_kind") == "gpu"
     return row.get("device", "") != "" and row["backend"] in ("cuda", "opencl")
 
 

@@ -535,7 +535,9 @@ nlohmann::json statistics_json(const Statistics& s) {
 CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, DeviceKind kind, const Work& work,
                                     const RungTimings& timings, int devices) {
   CeilingFraction fraction;
-  const auto& device = backend == Backend::cuda ? ceilings.cuda : ceilings.opencl;
+  // An openmp_target rung on a GPU runs on the NVIDIA GPU that CUDA measured (nvptx64 code).
+  const bool cuda_gpu = backend == Backend::cuda || backend == Backend::openmp_target;
+  const auto& device = cuda_gpu ? ceilings.cuda : ceilings.opencl;
   // A rung's own operations (Work::rung_operations) bound it only where they
   // take longer than its bytes: the roofline.
   auto bytes_bound = [&work](double bytes_per_s, double operations_per_s) {
@@ -561,7 +563,7 @@ CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, D
     fraction.ceiling = "device copy bandwidth";
     fraction.ceiling_bytes_per_s = device ? device->copy_bytes_per_s : 0;
   }
-  if (kind == DeviceKind::gpu && device && backend == Backend::cuda)
+  if (kind == DeviceKind::gpu && device && cuda_gpu)
     fraction.transfer_bound_s = transfer_bound(*device, work);
   // A rung on several GPUs (one an MPI rank) has their ceilings added up, and a link each.
   if (kind == DeviceKind::gpu && devices > 1) {
