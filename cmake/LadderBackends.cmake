@@ -62,10 +62,9 @@ if(NOT LADDER_OPENMP_TARGET STREQUAL "OFF")
                     WORKING_DIRECTORY ${probe} RESULT_VARIABLE failed OUTPUT_QUIET ERROR_VARIABLE errors)
     if(failed)
       string(REGEX MATCH "[^\n]*error[^\n]*" first_error "${errors}")
-      set(why_not "${LADDER_OPENMP_TARGET_COMPILER} cannot build an OpenMP target region for nvptx64 "
-                  "${LADDER_OPENMP_TARGET_ARCH} (${first_error}; Debian: libomp-16-dev clang-tools-16, "
-                  "and the CUDA toolkit)")
-      string(REPLACE ";" "" why_not "${why_not}")
+      string(CONCAT why_not "${LADDER_OPENMP_TARGET_COMPILER} cannot build an OpenMP target region for nvptx64 "
+             "${LADDER_OPENMP_TARGET_ARCH}: ${first_error} (Debian: clang-16 libomp-16-dev clang-tools-16, "
+             "and the CUDA toolkit)")
     endif()
   endif()
   set(found ON)

@@ -107,7 +107,7 @@ Availability backend_availability(Backend backend, const RunOptions& options) {
 #ifdef LADDER_HAVE_OPENMP_TARGET
       return {true, ""};  // on a GPU, or on the host fallback, which the rung's device names
 #else
-      return {false, "built without OpenMP target offload (LADDER_OPENMP_TARGET: " LADDER_NO_OPENMP_TARGET_REASON ")"};
+      return {false, "built without OpenMP target offload (" LADDER_NO_OPENMP_TARGET_REASON ")"};
 #endif
     case Backend::opencl: return opencl_availability(options);
     case Backend::cuda: return cuda_availability(options);
