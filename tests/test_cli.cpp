@@ -385,7 +385,7 @@ TEST_F(CliTest, ListJsonSaysWhichRungsRunHere) {
       EXPECT_FALSE(rung["reason"].get<std::string>().empty());
     }
   }
-  EXPECT_EQ(rungs, (std::vector<std::string>{"naive", "serial", "openmp", "opencl", "cuda"}));
+  EXPECT_EQ(rungs, (std::vector<std::string>{"naive", "serial", "openmp", "opencl", "cuda", "openmp_target"}));
   EXPECT_TRUE(vector_add["sizes"].contains("workshop"));
 }
 
