@@ -104,6 +104,16 @@ for kind in strong weak; do
   [ $status -eq 0 ] || { echo "FAILED: --sweep ranks=1,2 ($kind) exited $status"; cat "$work/sweep-$kind.txt"; failures=$((failures + 1)); }
 done
 expect "--sweep ranks prints the scaling of the mpi rung" "^  convolution +mpi +2 ranks" "$work/sweep-strong.txt"
+# --weak grows what the exercise's ranks split, as the problem names it: refused, exit 2, where there is
+# nothing to split (median_filter's single image) or no distributed rung (vector_add).
+for refused in "median_filter --param frames=0|frames=0 is one image" "vector_add|has no distributed rung"; do
+  # shellcheck disable=SC2086  # the exercise and its options, split on purpose
+  timeout 60 "$ladder" run ${refused%%|*} --size tiny --sweep ranks=1,2 --weak --out "$work/refused.json" \
+    >"$work/weak-refused.txt" 2>&1
+  status=$?
+  expect "--weak on ${refused%%|*} is refused (exit $status)" "${refused#*|}" "$work/weak-refused.txt"
+  [ $status -eq 2 ] || { echo "FAILED: exit $status, not 2"; failures=$((failures + 1)); }
+done
 if timeout 30 "$python" - "$work/sweep-strong.json" "$work/sweep-weak.json" "$schema" "$work/both.json" <<'PY'
 import json, sys
 strong, weak, schema = (json.load(open(path)) for path in sys.argv[1:4])

@@ -29,12 +29,11 @@ namespace ladder::cli {
 namespace {
 
 
-// Weak scaling grows an exercise's main dimension with the ranks: frames for a
-// stack, batch for batched matrices, n for a vector, height (rows) for an image.
+// Weak scaling grows the dimension that the exercise's distributed rungs
+// split among the ranks: the problem names it.
 std::string weak_dimension(const Problem& problem, const Params& params) {
-  for (const std::string name : {"frames", "batch", "n", "height"})
-    if (params.has(name) && !(name == "frames" && params.integer(name) == 0)) return name;
-  throw UsageError("--weak: " + problem.name() + " has no dimension to grow with the ranks");
+  if (std::optional<std::string> name = problem.weak_scaling_parameter(params)) return *name;
+  throw UsageError("--weak: " + problem.name() + " has no distributed rung, so nothing to grow with the ranks");
 }
 
 // One value of --sweep ranks=...: a `ladder run` of its own on `ranks` ranks,

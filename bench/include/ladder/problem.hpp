@@ -98,6 +98,12 @@ class Problem {
   virtual std::optional<Prediction> predict(const std::string& /*rung*/, const Params& /*params*/) const {
     return std::nullopt;
   }
+  // Weak scaling (`ladder run --sweep ranks=... --weak`): the parameter
+  // multiplied by the ranks, the dimension that the distributed rungs split
+  // among them, so that each rank's share stays the same. nullopt where the
+  // problem has no distributed rung; a UsageError where `params` leave
+  // nothing to split (median_filter's single image).
+  virtual std::optional<std::string> weak_scaling_parameter(const Params& /*params*/) const { return std::nullopt; }
   // The memory check before any allocation (ladder run, check, generate,
   // solve; docs/design.md): the dtypes and shapes generate() makes for
   // `params`, and the host bytes one case needs at most with inputs of

@@ -45,6 +45,9 @@ class Convolution final : public Problem {
     return {"naive", "serial", "openmp", "opencl", "cuda_tiles", "cuda", "cuda_unrolled", "cuda_separable", "cuda_fft"};
   }
 
+  // The mpi rungs split the image into bands of rows: weak scaling grows its height.
+  std::optional<std::string> weak_scaling_parameter(const Params&) const override { return "height"; }
+
   std::vector<ParamSpec> params() const override {
     return {{"height", "image rows", 1, 32768, true, true},
             {"width", "image columns", 1, 32768, true, true},

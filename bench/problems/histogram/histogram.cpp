@@ -53,6 +53,9 @@ class Histogram final : public Problem {
     return {"naive", "serial", "openmp", "opencl", "cuda_atomics", "cuda"};
   }
 
+  // The mpi rungs split the values: weak scaling grows their number.
+  std::optional<std::string> weak_scaling_parameter(const Params&) const override { return "n"; }
+
   std::vector<ParamSpec> params() const override {
     return {{"n", "number of values", 1, double(kMaxValues), true, true},
             {.name = "distribution",

@@ -54,6 +54,9 @@ class KappaSigma final : public Problem {
     return {"naive", "serial", "openmp", "opencl", "cuda", "cuda_persistent"};
   }
 
+  // The mpi rungs split the sky into bands of rows: weak scaling grows its height.
+  std::optional<std::string> weak_scaling_parameter(const Params&) const override { return "height"; }
+
   std::vector<ParamSpec> params() const override {
     // kappa's range starts at 1e-6 because ParamSpec's minimum is
     // inclusive and kappa must be > 0 (kappa = 0 would clip everything).

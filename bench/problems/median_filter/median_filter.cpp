@@ -85,6 +85,14 @@ class MedianFilter final : public Problem {
     return {"naive", "serial", "openmp", "opencl", "cuda", "cuda_network", "cuda_streams"};
   }
 
+  // The mpi rungs split the stack by frames: weak scaling grows their number.
+  std::optional<std::string> weak_scaling_parameter(const Params& params) const override {
+    if (!params.has("frames") || params.integer("frames") == 0)
+      throw UsageError("--weak: median_filter's ranks split a stack by frames, and frames=0 is one image: "
+                       "give --param frames=N");
+    return "frames";
+  }
+
   std::vector<ParamSpec> params() const override {
     return {{"frames", "frames of the generated stack (0: one 2-D H×W image)", 0, 65535, true, true},
             {"height", "rows of each frame", 1, 32768, true, true},
