@@ -39,6 +39,8 @@ endif()
 # their own (cmake/LadderOpenMpTarget.cmake, docs/design.md). Found by
 # building a target region here, as the rungs are built.
 set(LADDER_OPENMP_TARGET_ARCH sm_90 CACHE STRING "The GPU the openmp_target rungs are compiled for (sm_90: H100, H200)")
+set(LADDER_OPENMP_TARGET_BUNDLE "" CACHE PATH
+    "A folder of openmp_target rung libraries built on another machine, with lib/ holding their OpenMP runtime (scripts/openmp_target_bundle.sh)")
 if(NOT LADDER_OPENMP_TARGET STREQUAL "OFF")
   find_program(LADDER_OPENMP_TARGET_COMPILER NAMES clang++-16 clang++
                DOC "clang++ with OpenMP offload, for the openmp_target rungs")
@@ -46,7 +48,10 @@ if(NOT LADDER_OPENMP_TARGET STREQUAL "OFF")
       -Xopenmp-target=nvptx64-nvidia-cuda -march=${LADDER_OPENMP_TARGET_ARCH}
       -Wno-unknown-cuda-version)  # clang 16 knows CUDA up to 11.8, and builds with newer toolkits all the same
   set(why_not "")
-  if(NOT LADDER_OPENMP_TARGET_COMPILER)
+  if(LADDER_OPENMP_TARGET_BUNDLE)
+    # Built elsewhere (scripts/openmp_target_bundle.sh): the GPU machines have no clang.
+    message(STATUS "hpc-ladder: openmp_target rungs prebuilt, from ${LADDER_OPENMP_TARGET_BUNDLE}")
+  elseif(NOT LADDER_OPENMP_TARGET_COMPILER)
     set(why_not "no clang++ found (Debian: clang-16 libomp-16-dev clang-tools-16)")
   else()
     set(probe ${CMAKE_BINARY_DIR}/openmp_target_probe)

@@ -20,6 +20,18 @@ function(ladder_add_openmp_target_rung target file)
   if(LADDER_WERROR)
     list(APPEND warnings -Werror)
   endif()
+  if(LADDER_OPENMP_TARGET_BUNDLE)
+    # Prebuilt by scripts/openmp_target_bundle.sh from this same source tree.
+    set(library ${LADDER_OPENMP_TARGET_BUNDLE}/lib${name}.so)
+    if(NOT EXISTS ${library})
+      message(FATAL_ERROR "LADDER_OPENMP_TARGET_BUNDLE has no lib${name}.so: "
+                          "make the bundle again (scripts/openmp_target_bundle.sh) from this source tree")
+    endif()
+    # ld looks for the library's libomp and libomptarget when it links ladder.
+    target_link_libraries(${target} PUBLIC "-Wl,--push-state,--no-as-needed,${library},--pop-state"
+                                           "-Wl,-rpath-link,${LADDER_OPENMP_TARGET_BUNDLE}/lib")
+    return()
+  endif()
   set(definitions $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)  # LADDER_TRACK for exercises/
   get_target_property(json_includes nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
   if(NOT json_includes)
@@ -41,5 +53,7 @@ function(ladder_add_openmp_target_rung target file)
   add_dependencies(${target} ${name})
   # Linked even where the linker drops libraries nothing calls (--as-needed,
   # Ubuntu's default): nothing calls this one; it registers its rung when loaded.
-  target_link_libraries(${target} PUBLIC "-Wl,--push-state,--no-as-needed" ${library} "-Wl,--pop-state")
+  # One flag holding the path, because CMake drops a repeated flag from a
+  # link line: a second library's own "--no-as-needed" would vanish.
+  target_link_libraries(${target} PUBLIC "-Wl,--push-state,--no-as-needed,${library},--pop-state")
 endfunction()

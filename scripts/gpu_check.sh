@@ -21,7 +21,9 @@
 # rungs over ranks at the large size, transfer-inclusive scaling included;
 # RANK_SIZES (default: SIZES) the sizes of their runs on RANKS ranks, and
 # RANK_BESIDE (default serial,openmp,cuda,cuda_streams) the one-device rungs
-# timed beside them.
+# timed beside them. OPENMP_TARGET_BUNDLE (a tarball from
+# scripts/openmp_target_bundle.sh, carried along) brings the openmp_target
+# rungs, built where clang is, and their OpenMP runtime.
 set -uo pipefail
 out=${1:?usage: scripts/gpu_check.sh OUTDIR [EXERCISE...]}
 shift
@@ -32,9 +34,18 @@ status=0
 targets=()
 [ "${TESTS:-1}" = 0 ] && targets=(--target ladder)  # no tests: build only what runs
 
+bundle_option=()
+if [ -n "${OPENMP_TARGET_BUNDLE:-}" ]; then
+  bundle=$PWD/$build/openmp-target-bundle
+  rm -rf "$bundle" && mkdir -p "$bundle" && tar -C "$bundle" -xJf "$OPENMP_TARGET_BUNDLE" ||
+    { echo "cannot unpack OPENMP_TARGET_BUNDLE=$OPENMP_TARGET_BUNDLE"; exit 1; }
+  bundle_option=(-DLADDER_OPENMP_TARGET_BUNDLE="$bundle")
+  export LD_LIBRARY_PATH=$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}  # the rungs' libomp and libomptarget
+fi
+
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv || true
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLADDER_CUDA=ON -DLADDER_OPENCL=ON \
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLADDER_CUDA=ON -DLADDER_OPENCL=ON "${bundle_option[@]}" \
     -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" -DLADDER_GIT_REVISION="${LADDER_GIT_REVISION:-}" &&
     cmake --build "$build" "${targets[@]}" -j "$(nproc)"
 } >"$out/build.log" 2>&1 || { echo "build failed: see $out/build.log"; tail -30 "$out/build.log"; exit 1; }

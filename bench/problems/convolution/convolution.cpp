@@ -42,7 +42,7 @@ class Convolution final : public Problem {
   }
   // The cuFFT rung is the extra variant: O(N log N), whatever the kernel size.
   std::vector<std::string> rungs() const override {
-    return {"naive", "serial", "openmp", "opencl", "cuda_tiles", "cuda", "cuda_unrolled", "cuda_separable", "cuda_fft"};
+    return {"naive", "serial", "openmp", "opencl", "cuda_tiles", "cuda", "cuda_unrolled", "cuda_separable", "cuda_fft", "openmp_target"};
   }
 
   // The mpi rungs split the image into bands of rows: weak scaling grows its height.

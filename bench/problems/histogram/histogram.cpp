@@ -50,7 +50,7 @@ class Histogram final : public Problem {
   std::string summary() const override { return "256-bin histogram of uint8 values (exact)"; }
   // The lesson's global-atomics kernel is the step between opencl and cuda.
   std::vector<std::string> rungs() const override {
-    return {"naive", "serial", "openmp", "opencl", "cuda_atomics", "cuda"};
+    return {"naive", "serial", "openmp", "opencl", "cuda_atomics", "cuda", "openmp_target"};
   }
 
   // The mpi rungs split the values: weak scaling grows their number.

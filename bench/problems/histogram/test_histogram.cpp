@@ -33,7 +33,7 @@ INSTANTIATE_TEST_SUITE_P(Rungs, HistogramRungTest, ::testing::ValuesIn(testing::
 
 TEST(HistogramTest, LadderListsTheGlobalAtomicsStepBeforeCuda) {
   EXPECT_EQ(make_problem("histogram")->rungs(),
-            (std::vector<std::string>{"naive", "serial", "openmp", "opencl", "cuda_atomics", "cuda"}));
+            (std::vector<std::string>{"naive", "serial", "openmp", "opencl", "cuda_atomics", "cuda", "openmp_target"}));
 }
 
 TEST(HistogramTest, ReferenceCountsAHandMadeInput) {
