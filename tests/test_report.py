@@ -274,10 +274,14 @@ with tempfile.TemporaryDirectory() as directory:
     # fastest rung starred and bold, wherever it is; slides in fonts a room can read.
     import matplotlib.colors
     import matplotlib.text
-    import ladder_report
+    import report_charts
+    import report_overview
+    import report_scaling
+    import report_slides
+    import report_tables
 
     def peer_bars(fig):
-        peer = matplotlib.colors.to_rgba(ladder_report.KIND_COLOURS["peer"])
+        peer = matplotlib.colors.to_rgba(report_charts.KIND_COLOURS["peer"])
         return [bar for axis in fig.axes for bar in axis.patches if bar.get_facecolor() == peer]
 
     def starred(fig):
@@ -298,7 +302,7 @@ with tempfile.TemporaryDirectory() as directory:
 
     # The overview's columns are the rungs that ran: on a machine without a GPU no column stands empty.
     h100 = json.loads(Path(fixture).read_text())
-    columns = [label.get_text() for label in ladder_report.overview_figure(h100).axes[0].get_xticklabels()]
+    columns = [label.get_text() for label in report_overview.overview_figure(h100).axes[0].get_xticklabels()]
     check("cuda" in columns, f"the H100 fixture's overview should have its cuda column: {columns}")
     no_gpu = json.loads(json.dumps(h100))
     for entry in no_gpu["results"]:
@@ -306,14 +310,14 @@ with tempfile.TemporaryDirectory() as directory:
             if row["rung"].startswith("cuda"):
                 row.update(status="skipped", reason="no NVIDIA GPU on this machine")
                 row.pop("timings", None)
-    columns = [label.get_text() for label in ladder_report.overview_figure(no_gpu).axes[0].get_xticklabels()]
+    columns = [label.get_text() for label in report_overview.overview_figure(no_gpu).axes[0].get_xticklabels()]
     check(columns and not any(name.startswith("cuda") for name in columns) and "naive" in columns,
           f"the overview of a run without CUDA rungs should have no CUDA column: {columns}")
-    ladder_report.plt.close("all")
+    report_charts.plt.close("all")
 
     entry = json.loads(json.dumps(with_peers["results"][0]))
     ran = [peer for peer in entry["peers"] if peer["status"] == "ok"]  # CuPy is skipped without a GPU
-    figure = ladder_report.speedup_figure(entry)
+    figure = report_charts.speedup_figure(entry)
     panels = len(figure.axes)
     check(len(peer_bars(figure)) == panels * len(ran), f"a bar per peer that ran, per panel: {len(peer_bars(figure))}")
     names = [label.get_text() for label in figure.axes[0].get_xticklabels()]
@@ -322,21 +326,21 @@ with tempfile.TemporaryDirectory() as directory:
     fastest = min(ok, key=lambda row: row["timings"]["compute"]["median_s"])
     check([label.get_text() for label in starred(figure)] == [f"★ {fastest['rung']} (fastest)"]
           and starred(figure)[0].get_fontweight() == "bold", f"the fastest rung, {fastest['rung']}, starred in bold")
-    ladder_report.plt.close(figure)
+    report_charts.plt.close(figure)
     # Make the slowest rung the fastest: the star moves with it. A peer that failed is not drawn.
     slowest = max(ok, key=lambda row: row["timings"]["compute"]["median_s"])
     slowest["timings"]["compute"]["median_s"] = fastest["timings"]["compute"]["median_s"] / 2
     ran[0]["status"] = "failed"
-    figure = ladder_report.speedup_figure(entry)
+    figure = report_charts.speedup_figure(entry)
     check([label.get_text() for label in starred(figure)] == [f"★ {slowest['rung']} (fastest)"],
           f"the star should move to {slowest['rung']}")
     check(len(peer_bars(figure)) == panels * (len(ran) - 1), "a failed peer is not drawn")
     names = [label.get_text() for label in figure.axes[0].get_xticklabels()]
-    check(ladder_report.peer_label(ran[0]["name"]) in names
+    check(report_charts.peer_label(ran[0]["name"]) in names
           and any(text.get_text() == "failed" for text in figure.axes[0].texts),
           "a failed peer keeps its column, marked as failed")
     check(not outside_the_panels(figure), f"labels past a panel's frame: {outside_the_panels(figure)}")
-    ladder_report.plt.close(figure)
+    report_charts.plt.close(figure)
     # Every chart of the committed runs (the fixture, an H100 reference run's whole suite): each value label and
     # status box inside its panel, however many decades the panel spans.
     # (Found by pattern, so that replacing the run does not leave this test reading a removed file.)
@@ -347,21 +351,21 @@ with tempfile.TemporaryDirectory() as directory:
         committed = json.loads(read_results_text(path))
         add_vs_best_cpu(committed)
         for entry in committed["results"]:
-            figure = ladder_report.speedup_figure(entry)
+            figure = report_charts.speedup_figure(entry)
             check(not outside_the_panels(figure), f"{path.name}: {entry['exercise']}: labels past a panel's frame: "
                   f"{outside_the_panels(figure)}")
-            ladder_report.plt.close(figure)
-    slide = ladder_report.slide_figure(with_peers["results"][0])
+            report_charts.plt.close(figure)
+    slide = report_slides.slide_figure(with_peers["results"][0])
     small = [(t.get_text(), t.get_fontsize()) for t in slide.findobj(matplotlib.text.Text)
              if t.get_text().strip() and t.get_fontsize() < 14]
     check(not small, f"slide text below 14 pt: {small[:5]}")
     check(len(peer_bars(slide)) == len(ran), "the slide draws the peers that ran")
     check(any("fastest" in t.get_text() for t in slide.findobj(matplotlib.text.Text)), "the slide marks the fastest")
-    ladder_report.plt.close(slide)
+    report_charts.plt.close(slide)
     # A peer recorded at 0 (an earlier run's tool timed to the millisecond) reads as below resolution.
     zero = json.loads(json.dumps(with_peers))
     zero["results"][0]["peers"][0]["timings"]["compute"]["median_s"] = 0.0
-    table = ladder_report.markdown_tables(zero, ladder_report.table_rows(zero))
+    table = report_tables.markdown_tables(zero, report_tables.table_rows(zero))
     peer_line = next(line for line in table.splitlines() if zero["results"][0]["peers"][0]["name"] in line)
     check("below its timer's resolution" in peer_line and "0 ns" not in peer_line, f"a zero peer time: {peer_line}")
     check("Best CPU entry:" in (d / "fresh" / "tables.md").read_text(), "and name the best CPU entry of each run")
@@ -374,7 +378,7 @@ with tempfile.TemporaryDirectory() as directory:
                "exchange": [[b, alpha + beta * b] for b in sizes],
                "allreduce": [[b, 2 * math.ceil(math.log2(p)) * alpha + 2 * (p - 1) / p * beta * b] for b in sizes]}
               for p in (2, 4)]
-    sys.path.insert(0, str(Path(ladder_report.__file__).parent))
+    sys.path.insert(0, str(Path(report_charts.__file__).parent))
     import scaling_model
     fits = scaling_model.fit_network({"communication": probes})
     for operation in ("exchange", "allreduce"):
@@ -385,23 +389,23 @@ with tempfile.TemporaryDirectory() as directory:
     # A halo of 1 MiB on 1 rank in 10 ms: at 64 ranks, 10 ms / 64 of compute plus one exchange.
     halo = {"rung": "mpi", "backend": "mpi", "status": "ok", "communication": [
         {"pattern": "exchange", "bytes": 1 << 20, "rounds": 1}], "timings": {"compute": {"median_s": 10e-3}}}
-    model = ladder_report.predict([(1, {}, halo)], "strong", fits, [1, 64])
+    model = report_scaling.predict([(1, {}, halo)], "strong", fits, [1, 64])
     t64 = 10e-3 / 64 + alpha + beta * (1 << 20)
     check(model[1][2] == 1.0 and abs(model[64][2] - 10e-3 / (64 * t64)) < 1e-9,
           f"predicted efficiency at 64 ranks {model[64][2]}, not {10e-3 / (64 * t64)}")
     # An allreduce of 24 B, 10 rounds, measured from 2 ranks on: its share of the 2-rank time is taken out first.
     clip = dict(halo, communication=[{"pattern": "allreduce", "bytes": 24, "rounds": 10}])
     c = lambda p: 10 * (2 * math.ceil(math.log2(p)) * alpha + 2 * (p - 1) / p * beta * 24)
-    model = ladder_report.predict([(2, {}, clip)], "strong", fits, [512])
+    model = report_scaling.predict([(2, {}, clip)], "strong", fits, [512])
     t512 = (10e-3 - c(2)) * 2 / 512 + c(512)
     check(abs(model[512][2] - 2 * 10e-3 / (512 * t512)) < 1e-9, f"allreduce at 512 ranks: {model[512][2]}")
     # A rung that sends nothing scales perfectly; a run without a probe predicts nothing.
     alone = dict(halo, communication=[])
-    check(ladder_report.predict([(1, {}, alone)], "strong", fits, [512])[512][2] == 1.0, "no messages: efficiency 1")
-    check(ladder_report.predict([(1, {}, halo)], "strong", {}, [512]) is None, "no probe: no prediction")
-    check(ladder_report.model_table("strong", {"mpi": [(1, {}, halo)]}, {})[0][0].startswith("No prediction"),
+    check(report_scaling.predict([(1, {}, alone)], "strong", fits, [512])[512][2] == 1.0, "no messages: efficiency 1")
+    check(report_scaling.predict([(1, {}, halo)], "strong", {}, [512]) is None, "no probe: no prediction")
+    check(report_scaling.model_table("strong", {"mpi": [(1, {}, halo)]}, {})[0][0].startswith("No prediction"),
           "without a probe the report says so in one line")
-    lines, checks = ladder_report.model_table("strong", {"mpi": [(1, {}, halo), (4, {}, halo)]}, fits)
+    lines, checks = report_scaling.model_table("strong", {"mpi": [(1, {}, halo), (4, {}, halo)]}, fits)
     check(any("predicted at 512" in line for line in lines) and checks and checks[0][1] == 4,
           f"the model's table names its predictions and checks the largest count measured: {lines}")
 
@@ -411,7 +415,7 @@ with tempfile.TemporaryDirectory() as directory:
     nodes = scaling_model.fit_network({"communication": probes}, machine)["mpi"]
     per_node = machine["ranks_per_node"]["mpi"]
     far_alpha, far_bytes_per_s = (machine["between_nodes"]["mpi"]["exchange"][k] for k in ("latency_s", "bytes_per_s"))
-    model = ladder_report.predict([(1, {}, halo)], "strong", {"mpi": nodes}, [per_node, 2 * per_node])
+    model = report_scaling.predict([(1, {}, halo)], "strong", {"mpi": nodes}, [per_node, 2 * per_node])
     near = 10e-3 / per_node + alpha + beta * (1 << 20)
     far = 10e-3 / (2 * per_node) + far_alpha + (1 << 20) / far_bytes_per_s
     check(abs(model[per_node][0] - near) < 1e-12 and abs(model[2 * per_node][0] - far) < 1e-12,
