@@ -10,8 +10,11 @@ report_slides.py and report_page.py (report.html).
 
 Writes into DIR (default: report/ beside RESULTS.json):
   timings.csv            every row: status, timing statistics, speed-ups, fraction of ceiling
-  tables.md              the same as Markdown, one table per exercise run
-  <run>-speedup.png/svg  per exercise run: speed-up against naive, serial and the best CPU entry, compute-only
+  tables.md              the same as Markdown, one table per exercise run, after a list of its contents (and
+                         after the scaling tables, where the run is a sweep over ranks)
+  <run>-speedup.png/svg  per exercise run that has something to compare (no chart for one without a naive,
+                         serial or CPU entry, a sweep of cuda_nccl alone: the page says so in one line):
+                         speed-up against naive, serial and the best CPU entry, compute-only
                          and transfer-inclusive side by side, rungs in ladder order, log scale, the fastest
                          rung starred; then the library peers that ran, in their own colour;
                          skipped and failed rungs and peers (and a peer below its timer's resolution)
@@ -26,7 +29,9 @@ Writes into DIR (default: report/ beside RESULTS.json):
                          tables.md (ranks, time, speed-up against the fewest ranks, parallel efficiency);
                          where the run measured its network (context.communication), a model's prediction
                          at 8, 64 and 512 ranks, dashed with hollow markers, and its table
-  report.html            one self-contained page with all of the above (no network needed)
+  report.html            one self-contained page with all of the above (no network needed): a list of its
+                         contents, then a sweep's scaling charts and tables (what such a run is for), the
+                         overview charts, then each exercise run's chart and table
   slides/EXERCISE.png    per exercise run, one picture for a projector (1920 x 1080, fonts of 15 pt and
                          more): each rung's and each peer's time, the fastest starred. Always written, so that
                          `ladder report` needs no option for them.

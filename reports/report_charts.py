@@ -99,11 +99,13 @@ def legend_below(fig, labels, fontsize):
 
 
 def speedup_figure(entry):
-    """One panel per baseline (naive, serial, the best CPU entry), stacked so that each is as wide as the page;
-    per rung a compute and a transfer bar, then per library peer one compute-only bar in its own colour.
+    """One panel per baseline (naive, serial, the best CPU entry) that something is compared with, stacked so
+    that each is as wide as the page; per rung a compute and a transfer bar, then per library peer one
+    compute-only bar in its own colour.
     Bars start at 1x and grow up for a gain, down for a loss, so that a bar's length is the speed-up whatever
     the axis's range. The fastest rung's label is starred and bold. Rungs and peers without a bar (skipped,
-    failed, a peer's time below its timer's resolution) keep their column, marked in words."""
+    failed, a peer's time below its timer's resolution) keep their column, marked in words. None where no
+    panel has anything to compare."""
     rungs = entry["rungs"]
     best = entry.get("best_cpu")
     serial = next((row for row in rungs if row["rung"] == "serial" and row["status"] == "ok"), None)
@@ -115,6 +117,14 @@ def speedup_figure(entry):
                   for name in (row["rung"],)}
     baseline_s["best_cpu"] = best["compute_s"] if best else None
     drawn = drawn_peers(entry)
+    # A panel only where it compares something: another rung's speed-up against its baseline, or a peer's (a
+    # sweep of cuda_nccl alone has no naive, serial or CPU entry, and its panels would hold nothing but "n/a").
+    own = {"naive": "naive", "serial": "serial", "best_cpu": best["name"] if best else None}
+    baselines = [baseline for baseline in baselines
+                 if any(figure(row, "speedup", f"vs_{baseline}", kind) for row in rungs if row["rung"] != own[baseline]
+                        for kind in ("compute", "transfer")) or (baseline_s.get(baseline) and drawn)]
+    if not baselines:
+        return None
     # Every peer has a column: those that ran with a time a bar, the others their status in words.
     peers = [(peer_label(peer["name"]), peer["timings"]["compute"]["median_s"] if peer in drawn else None,
               peer["status"] if peer["status"] != "ok" else "below timer\nresolution")
@@ -215,6 +225,19 @@ def room_for_labels(axis, low, high, up, down, box, fontsize):
 
 
 def speedup_chart(entry, directory, written):
+    """The chart's file name, or None where it has nothing to compare (no_speedup_chart says why)."""
+    fig = speedup_figure(entry)
+    if fig is None:
+        return None
     stem = f"{run_label(entry)}-speedup"
-    save(speedup_figure(entry), directory, stem, written)
+    save(fig, directory, stem, written)
     return stem
+
+
+def no_speedup_chart(entry):
+    """The one line a report gives in place of an exercise run's speed-up chart that has no panel."""
+    ran = {row["rung"] for row in entry["rungs"] if row["status"] == "ok"}
+    if not ({"naive", "serial"} & ran or entry.get("best_cpu")):
+        return ("No speed-up chart: neither naive nor serial nor any other CPU entry ran here, so these rungs have"
+                " nothing to be compared with; their times are in the table.")
+    return "No speed-up chart: no rung or peer ran here beside its baseline to be compared with it."

@@ -1,6 +1,7 @@
 """The report's HTML page: one self-contained page of the charts (SVG, inline) and the tables."""
 import html
 
+from report_charts import no_speedup_chart
 from report_tables import entry_table, introduction, run_title
 
 
@@ -34,8 +35,10 @@ def inline_svg(directory, stem):
 
 
 def html_page(results, rows, speedup_stems, overview_stems, scaling, directory, ranks_scaling=()):
-    """One page for a projector: the overview charts first, then each exercise run as its chart and its
-    table, under a heading in words; the SVG charts inline, so that it opens anywhere without a network."""
+    """One page for a projector: a list of its contents, then what the run is for (a sweep's scaling charts,
+    with their tables and the model's for a sweep over ranks), the overview charts, then each exercise run as its
+    chart and its table, under a heading in words; the SVG charts inline, so that it opens anywhere without
+    a network. An exercise run whose speed-up chart has nothing to compare (speedup_stems None) says so."""
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>hpc-ladder report</title>",
              "<style>body{font-family:sans-serif;max-width:1400px;margin:auto;font-size:18px}"
              "table{border-collapse:collapse;font-size:15px}"
@@ -46,14 +49,21 @@ def html_page(results, rows, speedup_stems, overview_stems, scaling, directory, 
              "<h1>hpc-ladder results</h1>", f"<p>{html.escape(introduction(results))}</p>"]
     titles = {"overview-vs-best-cpu": "Each exercise's fastest GPU rung against its best CPU entry",
               "overview": "Every exercise's ladder, against naive"}
-    for stem in overview_stems:
-        parts += [f"<h2>{html.escape(titles.get(stem, stem))}</h2>", inline_svg(directory, stem)]
-    for entry, stem in zip(results["results"], speedup_stems):
-        parts += [f"<h2>{html.escape(run_title(entry))}</h2>", inline_svg(directory, stem),
-                  markdown_html(entry_table(entry, rows))]
-    for stem, title in scaling:
-        parts += [f"<h2>{html.escape(title)}</h2>", inline_svg(directory, stem)]
+    sections = []  # (title, what stands under it), in the page's order
     for stem, title, table in ranks_scaling:
-        parts += [f"<h2>{html.escape(title)}</h2>", inline_svg(directory, stem), markdown_html(table)]
+        sections.append((title, [inline_svg(directory, stem), markdown_html(table)]))
+    for stem, title in scaling:
+        sections.append((title, [inline_svg(directory, stem)]))
+    for stem in overview_stems:
+        sections.append((titles.get(stem, stem), [inline_svg(directory, stem)]))
+    for entry, stem in zip(results["results"], speedup_stems):
+        chart = inline_svg(directory, stem) if stem else f"<p>{html.escape(no_speedup_chart(entry))}</p>"
+        sections.append((run_title(entry), [chart, markdown_html(entry_table(entry, rows))]))
+    # Numbered ids: a title holds spaces, which an id cannot.
+    parts += ["<nav><p>Contents:</p><ul>"]
+    parts += [f"<li><a href='#section-{i}'>{html.escape(title)}</a></li>" for i, (title, _) in enumerate(sections, 1)]
+    parts += ["</ul></nav>"]
+    for i, (title, body) in enumerate(sections, 1):
+        parts += [f"<section id='section-{i}'>", f"<h2>{html.escape(title)}</h2>"] + body + ["</section>"]
     parts.append("</body></html>\n")
     return "\n".join(parts)

@@ -202,10 +202,23 @@ def copies_data(row):
     return row.get("device", "") != "" and row["backend"] in ("cuda", "opencl")
 
 
+def markdown_anchor(title, taken):
+    """The anchor a markdown viewer (GitHub's rule) gives a heading: lower case, punctuation dropped, spaces as
+    hyphens, "-1", "-2", ... after a repeat; `taken` counts those given so far."""
+    anchor = re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+    repeat = taken.get(anchor, 0)
+    taken[anchor] = repeat + 1
+    return anchor + (f"-{repeat}" if repeat else "")
+
+
 def markdown_tables(results, rows, ranks_scaling=()):
-    lines = ["# hpc-ladder results", "", introduction(results), ""]
-    for entry in results["results"]:
-        lines += [f"## {run_title(entry)}", ""] + entry_table(entry, rows) + [""]
-    for _, title, table in ranks_scaling:
+    """tables.md: a list of its contents, then the scaling tables of a sweep over ranks and the model's (what
+    such a run is for), then each exercise run's table."""
+    sections = [(title, table) for _, title, table in ranks_scaling]
+    sections += [(run_title(entry), entry_table(entry, rows)) for entry in results["results"]]
+    taken = {}
+    lines = ["# hpc-ladder results", "", introduction(results), "", "Contents:", ""]
+    lines += [f"- [{title}](#{markdown_anchor(title, taken)})" for title, _ in sections] + [""]
+    for title, table in sections:
         lines += [f"## {title}", ""] + table + [""]
     return "\n".join(lines)

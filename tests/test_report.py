@@ -3,10 +3,14 @@
 valid PNG, SVG and HTML, with tables whose numbers equal the JSON's, and
 marks skipped rungs instead of dropping them; its charts draw the peers that
 ran, keep a column for those that did not, keep every value label inside its
-panel and star the fastest rung; its slides are 1920 x 1080."""
+panel and star the fastest rung, and a chart with nothing to compare is not
+drawn; its slides are 1920 x 1080. Every report opens with its contents, and
+a sweep over ranks with its scaling."""
 import csv
+import html
 import json
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -369,6 +373,58 @@ with tempfile.TemporaryDirectory() as directory:
     peer_line = next(line for line in table.splitlines() if zero["results"][0]["peers"][0]["name"] in line)
     check("below its timer's resolution" in peer_line and "0 ns" not in peer_line, f"a zero peer time: {peer_line}")
     check("Best CPU entry:" in (d / "fresh" / "tables.md").read_text(), "and name the best CPU entry of each run")
+
+    # A panel only against a baseline that something is compared with: without naive, no "against naive".
+    entry = json.loads(json.dumps(with_peers["results"][0]))
+    for row in entry["rungs"]:
+        if row["rung"] == "naive":
+            row.update(status="skipped", reason="left out")
+            row.pop("timings")
+        elif row["status"] == "ok":
+            row["timings"]["speedup"]["vs_naive"] = {"compute": None, "transfer": None}
+    figure = report_charts.speedup_figure(entry)
+    titles = [axis.get_title() for axis in figure.axes]
+    check(len(titles) == panels - 1 and not any("naive" in title for title in titles),
+          f"without naive the chart has no panel against it: {titles}")
+    report_charts.plt.close(figure)
+
+    # A sweep over ranks leads with what it is for: a contents list at the top of both reports, then its scaling
+    # and the model's table, then each launch's section. A sweep of cuda_nccl alone has no naive, serial or CPU
+    # entry: no speed-up chart, and one line saying why. (A committed sweep, found by pattern; one exercise.)
+    sweeps = sorted(runs.glob("*-scaling/results-*.json.gz"))
+    check(bool(sweeps), "no sweep over ranks under reports/runs")
+    sweep = json.loads(read_results_text(sweeps[-1]))
+    sweep["results"] = [e for e in sweep["results"] if e["exercise"] == sweep["results"][0]["exercise"]]
+    check(len({e.get("ranks", 1) for e in sweep["results"]}) > 1 and
+          all(row["rung"].startswith("cuda_nccl") for e in sweep["results"] for row in e["rungs"]),
+          f"{sweeps[-1]}: expected a sweep over ranks of cuda_nccl rungs alone")
+    (d / "sweep.json").write_text(json.dumps(sweep))
+    report(d / "sweep.json", d / "sweep")
+    entries = [report_tables.run_title(e) for e in sweep["results"]]
+    scaling = f"{sweep['results'][0]['exercise']} ({sweep['results'][0]['size']}): scaling over MPI ranks"
+    markdown = (d / "sweep" / "tables.md").read_text().splitlines()
+    headings = [line[3:] for line in markdown if line.startswith("## ")]
+    check(headings == [scaling] + entries, f"tables.md: the scaling first, then each launch: {headings}")
+    first = next((i for i, line in enumerate(markdown) if line.startswith("## ")), len(markdown))
+    contents = [line for line in markdown[:first] if line.startswith("- [")]
+    check([line[3:line.index("](#")] for line in contents] == headings,
+          f"tables.md opens with a contents list of its sections: {contents}")
+    anchors = [line[line.index("](#") + 3:-1] for line in contents]
+    check(len(set(anchors)) == len(anchors) and all(" " not in anchor for anchor in anchors),
+          f"each section its own anchor: {anchors}")
+    page = (d / "sweep" / "report.html").read_text()
+    HTMLParser().feed(page)
+    at = [page.find(f"<h2>{html.escape(title)}</h2>") for title in [scaling] + entries]
+    check(at[0] == page.find("<h2>") and all(i >= 0 for i in at) and at == sorted(at),
+          "report.html: the scaling first, then each launch")
+    listed = page[page.find("<nav>"):page.find("</nav>")]
+    check(0 <= page.find("<nav>") < page.find("<svg") and listed.count("<li>") == len(headings)
+          and all(page.count(f"id='{href}'") == 1 for href in re.findall(r"href='#([^']+)'", listed)),
+          "report.html opens with a contents list linked to its sections")
+    check(not list((d / "sweep").glob("*-speedup.*")) and page.count("<svg") == len(list((d / "sweep").glob("*.png"))),
+          "no speed-up chart where nothing can be compared")
+    check(page.count("<p>No speed-up chart: ") == len(entries), "each launch says in one line why it has no chart")
+    check(all(report_charts.speedup_figure(e) is None for e in sweep["results"]), "speedup_figure draws nothing")
 
     # The model of scaling past the ranks measured: fitted to a probe made with a known latency and bandwidth,
     # it finds them again, and it predicts the efficiency that follows from them.
