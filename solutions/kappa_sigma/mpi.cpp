@@ -1,10 +1,13 @@
 // mpi: the openmp rung's clip with ranks for threads. Each rank keeps its
-// part of the sky and compacts it in place; what the threads shared through
+// part of the sky and compacts it in place, summing what it keeps and
+// histogramming its first radix digit in the same pass; then one pass
+// gathers the values in the middle values' buckets, and the last digit is
+// counted among those candidates only. What the threads shared through
 // memory, the ranks now add with MPI_Allreduce: the count and sums of the
-// kept values (for the mean and std), and for the median, the histograms of
-// a radix select over the float bit patterns, one digit per round. Every
-// iteration of the clip is a few small messages that every rank waits for:
-// the latency lesson (many rounds of a few kilobytes).
+// kept values (for the mean and std), and for the median, the histograms
+// of the radix select, one digit per round. Every iteration of the clip is
+// a few small messages that every rank waits for: the latency lesson (many
+// rounds of a few kilobytes).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -30,14 +33,23 @@ std::uint32_t float_key(float x) {
 }
 float key_float(std::uint32_t key) { return std::bit_cast<float>(key ^ ((key >> 31) ? 0x80000000u : 0xFFFFFFFFu)); }
 
+// A middle value being looked for: the key bits found so far, and its rank
+// among the kept values (of all ranks) that share them.
+struct Target {
+  std::uint32_t prefix = 0;
+  std::size_t rank = 0;
+};
+
 class MpiKappaSigma final : public MpiRung {
  public:
   explicit MpiKappaSigma(const RungContext& context) : MpiRung(context), kappa_(kappa_sigma::kappa_of(context.params)) {}
-  // The shift's broadcast; add_up before the loop and once an iteration; the median's three rounds an iteration.
+  // The shift's broadcast; add_up before the loop and once an iteration; the
+  // median's three rounds an iteration (one histogram, then at most two).
   std::optional<std::vector<Message>> communication() const override {
     return std::vector<Message>{{"reduce", sizeof(double), 1},
                                 {"allreduce", sizeof(Totals), iterations_ + 1.0},
-                                {"allreduce", 2 * kBuckets * sizeof(std::uint64_t), 3.0 * iterations_}};
+                                {"allreduce", kBuckets * sizeof(std::uint64_t), 1.0 * iterations_},
+                                {"allreduce", 2 * kBuckets * sizeof(std::uint64_t), 2.0 * iterations_}};
   }
 
  protected:
@@ -53,6 +65,7 @@ class MpiKappaSigma final : public MpiRung {
     parts_ = parts_of(n, ranks());
     sky_.resize(parts_.counts[rank()]);
     kept_.resize(parts_.counts[rank()]);
+    candidates_.resize(parts_.counts[rank()]);
     part_mask_.resize(parts_.counts[rank()]);
   }
 
@@ -67,9 +80,8 @@ class MpiKappaSigma final : public MpiRung {
     // Sums shifted by one value every rank agrees on (rank 0's first), so that they stay small.
     double shift = rank() == 0 && !sky_.empty() ? sky_[0] : 0.0;
     LADDER_MPI(MPI_Bcast(&shift, 1, MPI_DOUBLE, 0, communicator()));
-    std::copy(sky_.begin(), sky_.end(), kept_.begin());
-    kept_count_ = kept_.size();
-    Totals totals = add_up(shift);
+    compact(sky_.data(), sky_.size(), -infinity, infinity, shift);  // copies the sky in
+    Totals totals = add_up();
 
     double kept_lower = -infinity, kept_upper = infinity;
     ClipStatistics stats;
@@ -85,12 +97,9 @@ class MpiKappaSigma final : public MpiRung {
       kept_upper = std::min(kept_upper, stats.upper);
 
       // Each rank compacts its own kept values: no rank's values ever move to another.
-      std::size_t survivors = 0;
-      for (std::size_t i = 0; i < kept_count_; ++i)
-        if (kept_[i] > stats.lower && kept_[i] < stats.upper) kept_[survivors++] = kept_[i];
-      kept_count_ = survivors;
       shift = stats.median;
-      const Totals after = add_up(shift);
+      compact(kept_.data(), kept_count_, stats.lower, stats.upper, shift);
+      const Totals after = add_up();
       const bool removed_nothing = after.count == totals.count;
       totals = after;
       if (removed_nothing || totals.count == 0) break;
@@ -113,44 +122,83 @@ class MpiKappaSigma final : public MpiRung {
     double count = 0, sum = 0, squares = 0;
   };
 
-  // The count and the sums (shifted) of every rank's kept values: one allreduce of three doubles.
-  Totals add_up(double shift) const {
-    Totals mine{static_cast<double>(kept_count_), 0, 0};
-    for (std::size_t i = 0; i < kept_count_; ++i) {
-      const double d = double{kept_[i]} - shift;
-      mine.sum += d, mine.squares += d * d;
+  // Keeps the `count` values at `in` strictly inside (lower, upper), packed
+  // at the start of kept_ (in place when `in` is kept_), histograms their
+  // first digit into counts_[0] and sums them shifted by `shift`: this
+  // rank's totals, mine_.
+  void compact(const float* in, std::size_t count, double lower, double upper, double shift) {
+    float* out = kept_.data();
+    std::fill(counts_[0].begin(), counts_[0].end(), 0);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const float x = in[i];
+      if (!(x > lower && x < upper)) continue;
+      out[kept++] = x;
+      ++counts_[0][float_key(x) >> kDigitShift[0]];
     }
+    kept_count_ = kept;
+    // The sums in a loop of their own over the values still in cache (the openmp rung's `simd reduction`).
+    double sum = 0, squares = 0;
+#pragma omp simd reduction(+ : sum, squares)
+    for (std::size_t i = 0; i < kept; ++i) {
+      const double d = double{out[i]} - shift;
+      sum += d, squares += d * d;
+    }
+    mine_ = {static_cast<double>(kept), sum, squares};
+  }
+
+  // The count and the sums of every rank's kept values: one allreduce of three doubles.
+  Totals add_up() const {
     Totals all;
-    LADDER_MPI(MPI_Allreduce(&mine, &all, 3, MPI_DOUBLE, MPI_SUM, communicator()));
+    LADDER_MPI(MPI_Allreduce(&mine_, &all, 3, MPI_DOUBLE, MPI_SUM, communicator()));
     return all;
   }
 
   // The median of the n kept values of all ranks: the two middle values
   // (ranks (n-1)/2 and n/2, one value when n is odd) found a digit a round.
   // Each round, every rank counts the digit of its values that share the
-  // digits found so far, and one allreduce adds the counts of all ranks.
+  // digits found so far (the first digit was counted while compacting),
+  // and one allreduce adds the counts of all ranks.
   double median(std::size_t n) {
-    std::array<std::uint32_t, 2> prefix{0, 0};
-    std::array<std::size_t, 2> target{(n - 1) / 2, n / 2};
+    std::array<Target, 2> targets{Target{0, (n - 1) / 2}, Target{0, n / 2}};
     for (int pass = 0; pass < 3; ++pass) {
-      const int shift = kDigitShift[pass], above = shift + kDigitBits[pass];
-      const std::uint32_t digit_mask = (1u << kDigitBits[pass]) - 1;
-      std::vector<std::uint64_t> mine(2 * kBuckets, 0), all(2 * kBuckets);
-      for (std::size_t i = 0; i < kept_count_; ++i) {
-        const std::uint32_t key = float_key(kept_[i]);
-        const std::uint32_t high = pass == 0 ? 0 : key >> above, digit = (key >> shift) & digit_mask;
-        for (int t = 0; t < 2; ++t)
-          if (high == prefix[t]) ++mine[t * kBuckets + digit];
-      }
-      LADDER_MPI(MPI_Allreduce(mine.data(), all.data(), 2 * kBuckets, MPI_UINT64_T, MPI_SUM, communicator()));
-      for (int t = 0; t < 2; ++t) {
+      if (pass > 0) histogram(pass, targets);
+      // One histogram while both middle values share their digits so far (every rank knows alike).
+      const bool shared = pass == 0 || targets[0].prefix == targets[1].prefix;
+      std::array<std::array<std::uint64_t, kBuckets>, 2> all;
+      LADDER_MPI(MPI_Allreduce(counts_.data(), all.data(), (shared ? 1 : 2) * kBuckets, MPI_UINT64_T, MPI_SUM, communicator()));
+      for (std::size_t t = 0; t < 2; ++t) {
+        const auto& counts = all[shared ? 0 : t];
         std::size_t below = 0, bucket = 0;
-        while (below + all[t * kBuckets + bucket] <= target[t]) below += all[t * kBuckets + bucket++];
-        target[t] -= below;
-        prefix[t] = (prefix[t] << kDigitBits[pass]) | static_cast<std::uint32_t>(bucket);
+        while (below + counts[bucket] <= targets[t].rank) below += counts[bucket++];
+        targets[t].rank -= below;
+        targets[t].prefix = (targets[t].prefix << kDigitBits[pass]) | static_cast<std::uint32_t>(bucket);
       }
     }
-    return (double{key_float(prefix[0])} + double{key_float(prefix[1])}) / 2;
+    return (double{key_float(targets[0].prefix)} + double{key_float(targets[1].prefix)}) / 2;
+  }
+
+  // Histograms digit `pass` of this rank's values whose higher digits are a
+  // target's prefix (one histogram per target; one when they agree). Pass 1
+  // reads every kept value and gathers those candidates into candidates_;
+  // pass 2 reads the candidates only.
+  void histogram(int pass, const std::array<Target, 2>& targets) {
+    const int shift = kDigitShift[pass], above = shift + kDigitBits[pass];
+    const std::uint32_t digit_mask = (1u << kDigitBits[pass]) - 1;
+    const bool shared = targets[0].prefix == targets[1].prefix;
+    for (auto& counts : counts_) std::fill(counts.begin(), counts.end(), 0);
+    const bool gather = pass == 1;
+    const float* in = gather ? kept_.data() : candidates_.data();
+    const std::size_t count = gather ? kept_count_ : candidates_count_;
+    std::size_t gathered = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::uint32_t key = float_key(in[i]), prefix = key >> above, digit = (key >> shift) & digit_mask;
+      const bool first = prefix == targets[0].prefix, second = !shared && prefix == targets[1].prefix;
+      if (first) ++counts_[0][digit];
+      if (second) ++counts_[1][digit];
+      if (gather && (first || second)) candidates_[gathered++] = in[i];
+    }
+    if (gather) candidates_count_ = gathered;
   }
 
   double kappa_;
@@ -161,6 +209,10 @@ class MpiKappaSigma final : public MpiRung {
   std::vector<float> sky_;           // this rank's part
   std::vector<float> kept_;          // its kept values, packed at the start
   std::size_t kept_count_ = 0;
+  std::vector<float> candidates_;    // its kept values in the middle values' buckets
+  std::size_t candidates_count_ = 0;
+  Totals mine_;                      // this rank's count and sums, from the last compact()
+  std::array<std::array<std::uint64_t, kBuckets>, 2> counts_{};  // this rank's histograms, one per middle value
   std::vector<std::uint8_t> part_mask_;
   std::size_t iterations_ = 0;  // of the last compute
 };
