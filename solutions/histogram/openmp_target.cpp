@@ -42,8 +42,9 @@ class OpenMpTargetHistogram final : public OpenMpTargetRung {
       std::uint32_t team_counts[kBins];  // one per team: its shared memory
 #pragma omp parallel for
       for (int bin = 0; bin < kBins; ++bin) team_counts[bin] = 0;
-      // Each team a contiguous share of the values, its threads side by side in it.
-#pragma omp distribute parallel for
+      // The teams take blocks of kThreads values in turn, and a block's
+      // threads read neighbouring bytes (a coalesced load), not a chunk each.
+#pragma omp distribute parallel for dist_schedule(static, kThreads) schedule(static, 1)
       for (long i = 0; i < n; ++i) {
 #pragma omp atomic update
         team_counts[values[i]] += 1u;

@@ -28,12 +28,18 @@ class OpenMpTargetVectorAdd final : public OpenMpTargetRung {
   }
 
   void compute() override {
+    // Locals, not members: a member named in the region (n_) makes clang map
+    // `this`, which it finds already mapped as the 8 bytes of the pointer
+    // member `enter data` mapped, and the region reads past them (on the
+    // H200 the rung's output stayed zero; on clang's x86_64 offload target it
+    // crashes). The arrays are present, so the pointers become the device's
+    // copies.
     const float* a = a_;
     const float* b = b_;
     float* c = c_;
-    // The arrays are present, so the pointers become the device's copies.
+    const long n = n_;
 #pragma omp target teams distribute parallel for
-    for (long i = 0; i < n_; ++i) c[i] = a[i] + b[i];
+    for (long i = 0; i < n; ++i) c[i] = a[i] + b[i];
   }
 
   void download() override {
