@@ -20,7 +20,7 @@ import numpy as np
 
 def median_interval(samples):
     """Half the width of the median's 95 % interval, over the median: distribution-free, from the order
-    statistics n/2 -+ 0.98 sqrt(n), as the harness computes it (bench/src/harness.cpp, summarise()). Only
+    statistics n/2 -+ 0.98 sqrt(n), as the harness computes it (bench/src/timing.cpp, summarise()). Only
     for the samples of several replicates pooled here; one replicate's statistics come from `ladder pace`."""
     ordered = sorted(samples)
     n = len(ordered)
