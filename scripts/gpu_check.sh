@@ -57,7 +57,7 @@ fi
 
 ladder="$build/bench/ladder"
 
-# compute-sanitizer over `ladder check` of every CUDA rung (its awkward
+# compute-sanitizer over `ladder check` of every CUDA and openmp_target rung (its awkward
 # cases, each checked against the reference): memcheck, racecheck (shared
 # memory hazards) and synccheck must each report 0 errors. SANITIZE=0 skips.
 if [ "${SANITIZE:-1}" != 0 ] && [ "${SANITIZE_ONE_DEVICE:-1}" != 0 ]; then
@@ -83,7 +83,7 @@ if [ "${SANITIZE:-1}" != 0 ] && [ "${SANITIZE_ONE_DEVICE:-1}" != 0 ]; then
 import json, sys
 wanted = set(sys.argv[1:])
 for entry in json.load(sys.stdin):
-    rungs = [r["name"] for r in entry["rungs"] if r["backend"] == "cuda" and r["runs_here"]]
+    rungs = [r["name"] for r in entry["rungs"] if r["backend"] in ("cuda", "openmp_target") and r["runs_here"]]
     if rungs and (not wanted or entry["exercise"] in wanted):
         print(entry["exercise"], ",".join(rungs))' "${exercises[@]}")
   grep -E "^== |ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.log"

@@ -389,6 +389,25 @@ TEST_F(CliTest, ListJsonSaysWhichRungsRunHere) {
   EXPECT_TRUE(vector_add["sizes"].contains("workshop"));
 }
 
+// An openmp_target rung's library is loaded when the rung is first made,
+// not when `ladder` starts: loading it starts libomptarget, which starts
+// CUDA on a GPU machine, and compute-sanitizer over the CUDA rungs must
+// start CUDA itself ("CUDA initialized before the Sanitizer"). glibc's
+// LD_DEBUG=files names each library as it is loaded.
+TEST_F(CliTest, AnOpenMpTargetRungsLibraryIsLoadedOnlyWhenTheRungRuns) {
+  const Outcome listed = ladder("list --json");
+  ASSERT_EQ(listed.exit_code, 0) << listed.output;
+  if (listed.output.find("built without OpenMP target offload") != std::string::npos)
+    GTEST_SKIP() << "this build has no openmp_target rungs";
+  const Outcome list = ladder("list", "LD_DEBUG=files");
+  EXPECT_EQ(list.output.find("libomptarget"), std::string::npos) << "ladder list loaded libomptarget";
+  const Outcome serial = ladder("check vector_add --variants serial", "LD_DEBUG=files");
+  EXPECT_EQ(serial.output.find("libomptarget"), std::string::npos) << "a serial check loaded libomptarget";
+  const Outcome target = ladder("check vector_add --variants openmp_target", "LD_DEBUG=files");
+  EXPECT_EQ(target.exit_code, 0) << target.output;
+  EXPECT_NE(target.output.find("libomptarget"), std::string::npos) << "the openmp_target rung ran without its runtime?";
+}
+
 TEST_F(CliTest, CheckPassesEveryRungThatRunsHere) {
   Outcome outcome = ladder("check vector_add");
   EXPECT_EQ(outcome.exit_code, 0) << outcome.output;

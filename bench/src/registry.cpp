@@ -45,7 +45,12 @@ std::string backend_name(Backend backend) {
 }
 
 void register_problem(std::function<std::unique_ptr<Problem>()> make) { problem_makers().push_back(std::move(make)); }
-void register_rung(RungEntry entry) { rung_entries().push_back(std::move(entry)); }
+void register_rung(RungEntry entry) {
+  // A rung of a library loaded when it is first made (rung_libraries.cpp) registers a second time, on load.
+  if (register_rung_from_library(entry)) return;
+  rung_entries().push_back(std::move(entry));
+}
+const std::vector<RungEntry>& registered_rung_entries() { return rung_entries(); }
 
 std::vector<std::string> exercise_names() {
   std::vector<std::string> names;

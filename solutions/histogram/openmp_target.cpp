@@ -42,9 +42,10 @@ class OpenMpTargetHistogram final : public OpenMpTargetRung {
       std::uint32_t team_counts[kBins];  // one per team: its shared memory
 #pragma omp parallel for
       for (int bin = 0; bin < kBins; ++bin) team_counts[bin] = 0;
-      // The teams take blocks of kThreads values in turn, and a block's
+      // The teams take blocks of kThreads values in turn, so a block's
       // threads read neighbouring bytes (a coalesced load), not a chunk each.
-#pragma omp distribute parallel for dist_schedule(static, kThreads) schedule(static, 1)
+      // (Adding schedule(static, 1) loses values on the host fallback: libomp 16.)
+#pragma omp distribute parallel for dist_schedule(static, kThreads)
       for (long i = 0; i < n; ++i) {
 #pragma omp atomic update
         team_counts[values[i]] += 1u;

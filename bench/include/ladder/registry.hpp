@@ -41,6 +41,16 @@ struct RungEntry {
 
 void register_problem(std::function<std::unique_ptr<Problem>()> make);
 void register_rung(RungEntry entry);
+const std::vector<RungEntry>& registered_rung_entries();
+
+// A rung built into a shared library of its own (the openmp_target rungs),
+// registered by name without loading it; the library is loaded when the
+// rung is first made (bench/src/rung_libraries.cpp).
+void register_rung_in_library(const std::string& track, const std::string& exercise, const std::string& rung,
+                              const std::string& library);
+// Called by register_rung(): true when `entry` is such a rung's own
+// registration, made as its library loads, and kept for its stand-in.
+bool register_rung_from_library(const RungEntry& entry);
 
 std::vector<std::string> exercise_names();  // in the order of their specifications' numbers
 std::unique_ptr<Problem> make_problem(const std::string& exercise);  // UsageError when unknown
