@@ -16,10 +16,6 @@ function(ladder_add_openmp_target_rung target file)
   get_filename_component(exercise ${folder} NAME)
   set(name ${target}_${exercise}_${rung})
   set(library ${CMAKE_BINARY_DIR}/openmp_target/lib${name}.so)
-  set(warnings -Wall -Wextra -Wpedantic)
-  if(LADDER_WERROR)
-    list(APPEND warnings -Werror)
-  endif()
   if(LADDER_OPENMP_TARGET_BUNDLE)
     # Prebuilt by scripts/openmp_target_bundle.sh from this same source tree.
     set(library ${LADDER_OPENMP_TARGET_BUNDLE}/lib${name}.so)
@@ -30,24 +26,19 @@ function(ladder_add_openmp_target_rung target file)
     ladder_register_rung_library(${target} ${exercise} ${rung} ${library})
     return()
   endif()
-  set(definitions $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)  # LADDER_TRACK for exercises/
-  get_target_property(json_includes nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
-  if(NOT json_includes)
-    set(json_includes "")
+  ladder_openmp_target_library(${target} ${file} ${library} "nvptx64 ${LADDER_OPENMP_TARGET_ARCH}"
+                               ${LADDER_OPENMP_TARGET_FLAGS})
+  set(libraries ${library})
+  if(target STREQUAL "ladder_solutions")
+    # The same rung with the host as its offload device (clang's x86_64
+    # plugin: memory of its own, so a mapping mistake shows as it would on
+    # a GPU), for tests/CMakeLists.txt's openmp_target_mapping test.
+    set(host_device ${CMAKE_BINARY_DIR}/openmp_target/host_device/lib${name}.so)
+    ladder_openmp_target_library(${target} ${file} ${host_device} "x86_64, the host as a device"
+                                 -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu)
+    list(APPEND libraries ${host_device})
   endif()
-  add_custom_command(
-    OUTPUT ${library}
-    COMMAND ${LADDER_OPENMP_TARGET_COMPILER} ${LADDER_OPENMP_TARGET_FLAGS} -std=c++20 -O3 -fPIC -shared
-            ${warnings} "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},;-D>>"
-            -DLADDER_OPENMP_TARGET_ARCH="${LADDER_OPENMP_TARGET_ARCH}"
-            -I${PROJECT_SOURCE_DIR}/bench/include -I${PROJECT_SOURCE_DIR} "$<$<BOOL:${json_includes}>:-I$<JOIN:${json_includes},;-I>>"
-            -MD -MT ${library} -MF ${library}.d
-            ${file} -o ${library}
-    DEPFILE ${library}.d
-    DEPENDS ${file}
-    COMMENT "clang++ with OpenMP offload (nvptx64 ${LADDER_OPENMP_TARGET_ARCH}): ${exercise}/${rung}.cpp"
-    COMMAND_EXPAND_LISTS VERBATIM)
-  add_custom_target(${name} DEPENDS ${library})
+  add_custom_target(${name} DEPENDS ${libraries})
   add_dependencies(${target} ${name})
   ladder_register_rung_library(${target} ${exercise} ${rung} ${library})
 endfunction()
@@ -70,4 +61,32 @@ static const ::ladder::detail::Registrar registration([] {
   # The library's calls into the harness resolve to the executable's own symbols.
   target_link_options(${target} INTERFACE "LINKER:--export-dynamic")
   target_link_libraries(${target} PUBLIC ${CMAKE_DL_LIBS})
+endfunction()
+
+# ladder_openmp_target_library(TARGET FILE LIBRARY DEVICE FLAGS...): the
+# clang++ command that builds FILE into LIBRARY for the offload DEVICE that
+# FLAGS name (the rung's device column says DEVICE).
+function(ladder_openmp_target_library target file library device)
+  get_filename_component(rung ${file} NAME_WE)
+  set(warnings -Wall -Wextra -Wpedantic)
+  if(LADDER_WERROR)
+    list(APPEND warnings -Werror)
+  endif()
+  set(definitions $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)  # LADDER_TRACK for exercises/
+  get_target_property(json_includes nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
+  if(NOT json_includes)
+    set(json_includes "")
+  endif()
+  add_custom_command(
+    OUTPUT ${library}
+    COMMAND ${LADDER_OPENMP_TARGET_COMPILER} ${ARGN} -std=c++20 -O3 -fPIC -shared
+            ${warnings} "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},;-D>>"
+            -DLADDER_OPENMP_TARGET_DEVICE="${device}"
+            -I${PROJECT_SOURCE_DIR}/bench/include -I${PROJECT_SOURCE_DIR} "$<$<BOOL:${json_includes}>:-I$<JOIN:${json_includes},;-I>>"
+            -MD -MT ${library} -MF ${library}.d
+            ${file} -o ${library}
+    DEPFILE ${library}.d
+    DEPENDS ${file}
+    COMMENT "clang++ with OpenMP offload (${device}): ${file}"
+    COMMAND_EXPAND_LISTS VERBATIM)
 endfunction()

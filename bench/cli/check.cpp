@@ -1,7 +1,7 @@
 // `ladder check EXERCISE`: correctness only, every chosen rung on the
 // problem's check cases, one verdict line per rung; with --track exercises
 // the participant's rungs, each passing one timed beside the solution's.
-// The OpenCL rungs are checked in child processes (check_child.cpp), and
+// The OpenCL and openmp_target rungs are checked in child processes (check_child.cpp), and
 // --race hands over to check_race.cpp.
 #include "bench/cli/check.hpp"
 
@@ -133,8 +133,9 @@ int print_summary(std::map<CheckVerdict::Kind, int> counts) {
 // Correctness of every rung on the problem's check cases; with --track
 // exercises, the participant's rungs, and for each that passes its time
 // next to the solution's on this machine; with --race, check_for_races.
-// Each OpenCL rung is checked in a child process (check_in_child), so that
-// a kernel that crashes it is still reported as that rung's FAIL.
+// Each OpenCL and openmp_target rung is checked in a child process
+// (check_in_child), so that a kernel that crashes it is still reported as
+// that rung's FAIL.
 int command_check(const Arguments& args) {
   if (args.positional.size() != 1)
     throw UsageError("`ladder check` takes one exercise, e.g. `ladder check vector_add`");
@@ -203,9 +204,10 @@ int command_check(const Arguments& args) {
         ++counts[verdict.kind];
         continue;  // timed in its job already
       }
-    } else if (backend_of(rung) == Backend::opencl) {
+    } else if (backend_of(rung) == Backend::opencl || backend_of(rung) == Backend::openmp_target) {
       // In a child of its own: a kernel that writes past its buffers can
-      // corrupt PoCL's heap and abort the process, and this one reports it.
+      // corrupt PoCL's heap and abort the process, a target region that
+      // reads past what is mapped can crash it, and this one reports it.
       const ChildCheck result = check_in_child(args, problem->name(), rung, track, "", false, scratch->path);
       verdict = result.verdict ? *result.verdict : result.crash_verdict("of " + rung);
     } else {

@@ -7,6 +7,7 @@
 // over the CUDA rungs, which must start CUDA itself) never loads it.
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -26,10 +27,20 @@ std::map<Key, RungEntry>& loaded_rungs() {
   return rungs;
 }
 
-void load_library(const std::string& library) {
+// LADDER_RUNG_LIBRARY_DIR: the libraries of the same names from another
+// folder (the tests' builds of the openmp_target rungs for the host as an
+// offload device, and their planted mistake).
+std::string library_path(const std::string& library) {
+  const char* folder = std::getenv("LADDER_RUNG_LIBRARY_DIR");
+  if (folder == nullptr || *folder == '\0') return library;
+  return std::string(folder) + "/" + library.substr(library.find_last_of('/') + 1);
+}
+
+void load_library(const std::string& built) {
   static std::mutex mutex;
   static std::map<std::string, void*> loaded;
   const std::lock_guard lock(mutex);
+  const std::string library = library_path(built);
   if (loaded.count(library)) return;
   // RTLD_LOCAL: the library's own OpenMP runtime (libomp) stays its own; its
   // calls into the harness find the executable's symbols (linked with

@@ -17,8 +17,8 @@
 #include "ladder/error.hpp"
 #include "ladder/registry.hpp"
 
-#ifndef LADDER_OPENMP_TARGET_ARCH
-#define LADDER_OPENMP_TARGET_ARCH "?"
+#ifndef LADDER_OPENMP_TARGET_DEVICE
+#define LADDER_OPENMP_TARGET_DEVICE "?"  // what the build offloads to: "nvptx64 sm_90"
 #endif
 
 namespace ladder {
@@ -33,10 +33,10 @@ class OpenMpTargetRung : public HostRung {
 
   std::string device_name() const override {
     if (!on_device_)
-      return "host fallback, no OpenMP offload device for nvptx64 " LADDER_OPENMP_TARGET_ARCH " here: " +
+      return "host fallback, no OpenMP offload device for " LADDER_OPENMP_TARGET_DEVICE " here: " +
              host_cpu_model();
     return "OpenMP offload device " + std::to_string(omp_get_default_device()) + " of " +
-           std::to_string(omp_get_num_devices()) + " (nvptx64 " LADDER_OPENMP_TARGET_ARCH ")";
+           std::to_string(omp_get_num_devices()) + " (" LADDER_OPENMP_TARGET_DEVICE ")";
   }
   DeviceKind device_kind() const override { return on_device_ ? DeviceKind::gpu : DeviceKind::cpu; }
 
@@ -59,7 +59,7 @@ class OpenMpTargetRung : public HostRung {
   static bool target_region_runs_on_a_device() {
     const char* policy = std::getenv("OMP_TARGET_OFFLOAD");
     if (omp_get_num_devices() == 0 && policy && strcasecmp(policy, "MANDATORY") == 0)
-      throw DeviceError("OMP_TARGET_OFFLOAD=MANDATORY, but there is no OpenMP offload device for nvptx64 " LADDER_OPENMP_TARGET_ARCH
+      throw DeviceError("OMP_TARGET_OFFLOAD=MANDATORY, but there is no OpenMP offload device for " LADDER_OPENMP_TARGET_DEVICE
                         " here: unset it to run the rung on the host fallback");
     int on_host = 1;
 #pragma omp target map(from : on_host)
