@@ -6,7 +6,8 @@
 #     passes and its TODO rungs report "not implemented", never pass/fail;
 #     an mpi skeleton does so on 2 and 3 ranks too, with exit status 0;
 #  2. in a participant's copy of vector_add, with the solution's serial.cpp,
-#     OpenCL host program and kernel put in the slots, those rungs pass;
+#     OpenCL host program and kernel (and openmp_target rung, where the
+#     build has it) put in the slots, those rungs pass;
 #     with an off-by-one in the openmp loop bounds, the check fails and
 #     names the first wrong element; each mpi slot (one for each mpi
 #     skeleton), solved, passes on 2 and 3 ranks. The copy is built with
@@ -123,6 +124,9 @@ expect "an off-by-one in openmp's loop fails, naming the first wrong element" \
 expect "the failure names the case's seed, the mistake it catches and the run that shows it again" \
   "FAIL case n=[0-9]+ seed=[0-9]+ \\(catches: [^)]+\\): .*\\(again: ladder run vector_add --variants openmp --track exercises --param n=[0-9]+ --seed [0-9]+\\)" \
   "$work/copy.txt"
+if grep -q "^  openmp_target " "$work/copy.txt"; then
+  expect "the solution's openmp_target rung in the slot passes" "^  openmp_target +pass" "$work/copy.txt"
+fi
 if grep -q "^  opencl .*skipped" "$work/copy.txt"; then
   echo "skipped: no OpenCL device for the edited kernel"
 else
