@@ -43,7 +43,7 @@ assert row["timings"]["compute"]["median_s"] > 0, row
 assert row["device"].startswith("2 MPI ranks"), row["device"]
 # What compute() sends, as the rung says, and nothing for a rung that is not distributed.
 patterns = {"histogram": ["reduce"], "convolution": ["exchange"], "median_filter": [],
-            "kappa_sigma": ["reduce", "allreduce", "allreduce"]}[sys.argv[2]]
+            "kappa_sigma": ["reduce", "allreduce", "allreduce", "allreduce"]}[sys.argv[2]]
 assert [m["pattern"] for m in row["communication"]] == patterns, row["communication"]
 assert all(m["bytes"] > 0 and m["rounds"] >= 1 for m in row["communication"]), row["communication"]
 assert "communication" not in rows["serial"], rows["serial"]
