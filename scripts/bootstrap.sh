@@ -14,6 +14,7 @@ packages=(
   oclgrind                                      # a simulated OpenCL device that finds races (ladder check --race)
   openmpi-bin libopenmpi-dev                    # MPI for the distributed rungs (ladder run --ranks N)
   clang-16 libomp-16-dev clang-tools-16         # OpenMP target offload (the openmp_target rung): clang++, libomp, libomptarget
+  llvm-16                                       # llc: the openmp_target rungs compiled for an AMD GPU too (a test)
   python3 python3-numpy python3-jsonschema      # NumPy and schema tests
   libcfitsio-dev                                # FITS input for `ladder solve` (optional)
   python3-matplotlib                            # ladder report: charts
