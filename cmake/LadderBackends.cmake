@@ -72,10 +72,6 @@ if(NOT LADDER_OPENMP_TARGET STREQUAL "OFF")
              "and the CUDA toolkit)")
     endif()
   endif()
-  # The reason becomes a C string (bench/CMakeLists.txt): a ';' in clang's
-  # message would split it as a CMake list, a '"' would end the string.
-  string(REPLACE ";" "," why_not "${why_not}")
-  string(REPLACE "\"" "'" why_not "${why_not}")
   set(found ON)
   if(why_not)
     set(found OFF)

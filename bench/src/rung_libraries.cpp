@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
 
 #include "ladder/error.hpp"
@@ -38,7 +39,7 @@ std::string library_path(const std::string& library) {
 
 void load_library(const std::string& built) {
   static std::mutex mutex;
-  static std::map<std::string, void*> loaded;
+  static std::set<std::string> loaded;  // never closed: its rungs' code must stay
   const std::lock_guard lock(mutex);
   const std::string library = library_path(built);
   if (loaded.count(library)) return;
@@ -51,7 +52,7 @@ void load_library(const std::string& built) {
     throw DeviceError("cannot load the rung's library " + library + ": " + (why ? why : "unknown error") +
                       " (its OpenMP runtime, libomp and libomptarget, must be found: LD_LIBRARY_PATH)");
   }
-  loaded[library] = handle;
+  loaded.insert(library);
 }
 
 }  // namespace
