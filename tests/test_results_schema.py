@@ -42,7 +42,7 @@ for error in errors:
 assert not errors, "the run's results do not match the schema"
 
 rows = results["results"][0]["rungs"]
-assert [row["rung"] for row in rows] == ["naive", "serial", "openmp", "opencl", "cuda", "openmp_target"]
+assert [row["rung"] for row in rows] == ["naive", "serial", "openmp", "opencl", "cuda", "openmp_target", "openmp_target_quads"]
 assert all(row["status"] in ("ok", "skipped") for row in rows), rows
 
 # The schema is not vacuous: it rejects an ok row without timings and a

@@ -29,8 +29,8 @@ extern Clock::time_point last_output;  // timing.cpp
 void poison(Arrays& outputs);  // run_once.cpp
 
 // The width of the rung column of the table printed as the run goes: the
-// longest rung name (cuda_nccl_streams) and a space.
-constexpr int kRungColumn = 19;
+// longest rung name (openmp_target_quads) and a space.
+constexpr int kRungColumn = 20;
 
 // The table printed as the run goes (run_table.cpp).
 void print_table_header(std::ostream& out);

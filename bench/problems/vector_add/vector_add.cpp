@@ -22,10 +22,10 @@ class VectorAdd final : public Problem {
   std::vector<SizePreset> sizes() const override {
     return {{"tiny", {{"n", "1000003"}}}, {"workshop", {{"n", "16777216"}}}, {"large", {{"n", "134217728"}}}};
   }
-  // The five, then OpenMP target offload: named, so that a build without it
-  // lists the rung with the reason.
+  // The five, then OpenMP target offload, plain and told the cuda rung's
+  // shape: named, so that a build without it lists the rungs with the reason.
   std::vector<std::string> rungs() const override {
-    return {"naive", "serial", "openmp", "opencl", "cuda", "openmp_target"};
+    return {"naive", "serial", "openmp", "opencl", "cuda", "openmp_target", "openmp_target_quads"};
   }
   std::vector<InputSpec> inputs() const override {
     return {{"a", "float32 array (any shape)"}, {"b", "float32 array of a's shape"}};
