@@ -10,35 +10,18 @@
 // rounds of a few kilobytes).
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "bench/problems/kappa_sigma/given/clip.hpp"
+#include "bench/problems/kappa_sigma/given/radix_select.hpp"
 #include "ladder/mpi.hpp"
 
 namespace ladder {
 namespace {
 
-// Radix select digits: bits 31-21, 20-10 and 9-0 of the key.
-constexpr int kDigitShift[] = {21, 10, 0};
-constexpr int kDigitBits[] = {11, 11, 10};
-constexpr int kBuckets = 2048;
-
-// Unsigned keys in the order of the floats (as the openmp rung's).
-std::uint32_t float_key(float x) {
-  const auto bits = std::bit_cast<std::uint32_t>(x);
-  return bits ^ ((bits >> 31) ? 0xFFFFFFFFu : 0x80000000u);
-}
-float key_float(std::uint32_t key) { return std::bit_cast<float>(key ^ ((key >> 31) ? 0x80000000u : 0xFFFFFFFFu)); }
-
-// A middle value being looked for: the key bits found so far, and its rank
-// among the kept values (of all ranks) that share them.
-struct Target {
-  std::uint32_t prefix = 0;
-  std::size_t rank = 0;
-};
+using namespace kappa_sigma;  // the radix select's digits (given/radix_select.hpp), as the openmp rung's
 
 class MpiKappaSigma final : public MpiRung {
  public:
@@ -134,7 +117,7 @@ class MpiKappaSigma final : public MpiRung {
       const float x = in[i];
       if (!(x > lower && x < upper)) continue;
       out[kept++] = x;
-      ++counts_[0][float_key(x) >> kDigitShift[0]];
+      ++counts_[0][first_digit(x)];
     }
     kept_count_ = kept;
     // The sums in a loop of their own over the values still in cache (the openmp rung's `simd reduction`).
@@ -160,44 +143,28 @@ class MpiKappaSigma final : public MpiRung {
   // digits found so far (the first digit was counted while compacting),
   // and one allreduce adds the counts of all ranks.
   double median(std::size_t n) {
-    std::array<Target, 2> targets{Target{0, (n - 1) / 2}, Target{0, n / 2}};
-    for (int pass = 0; pass < 3; ++pass) {
+    std::array<Target, 2> targets = middle_values(n);
+    for (int pass = 0; pass < kDigits; ++pass) {
       if (pass > 0) histogram(pass, targets);
       // One histogram while both middle values share their digits so far (every rank knows alike).
       const bool shared = pass == 0 || targets[0].prefix == targets[1].prefix;
       std::array<std::array<std::uint64_t, kBuckets>, 2> all;
       LADDER_MPI(MPI_Allreduce(counts_.data(), all.data(), (shared ? 1 : 2) * kBuckets, MPI_UINT64_T, MPI_SUM, communicator()));
       for (std::size_t t = 0; t < 2; ++t) {
-        const auto& counts = all[shared ? 0 : t];
-        std::size_t below = 0, bucket = 0;
-        while (below + counts[bucket] <= targets[t].rank) below += counts[bucket++];
-        targets[t].rank -= below;
-        targets[t].prefix = (targets[t].prefix << kDigitBits[pass]) | static_cast<std::uint32_t>(bucket);
+        select_digit(targets[t], pass, [&](std::size_t bucket) { return all[shared ? 0 : t][bucket]; });
       }
     }
-    return (double{key_float(targets[0].prefix)} + double{key_float(targets[1].prefix)}) / 2;
+    return median_of(targets);
   }
 
   // Histograms digit `pass` of this rank's values whose higher digits are a
-  // target's prefix (one histogram per target; one when they agree). Pass 1
-  // reads every kept value and gathers those candidates into candidates_;
-  // pass 2 reads the candidates only.
+  // target's prefix. Pass 1 reads every kept value and gathers those
+  // candidates into candidates_; pass 2 reads the candidates only.
   void histogram(int pass, const std::array<Target, 2>& targets) {
-    const int shift = kDigitShift[pass], above = shift + kDigitBits[pass];
-    const std::uint32_t digit_mask = (1u << kDigitBits[pass]) - 1;
-    const bool shared = targets[0].prefix == targets[1].prefix;
-    for (auto& counts : counts_) std::fill(counts.begin(), counts.end(), 0);
     const bool gather = pass == 1;
     const float* in = gather ? kept_.data() : candidates_.data();
     const std::size_t count = gather ? kept_count_ : candidates_count_;
-    std::size_t gathered = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::uint32_t key = float_key(in[i]), prefix = key >> above, digit = (key >> shift) & digit_mask;
-      const bool first = prefix == targets[0].prefix, second = !shared && prefix == targets[1].prefix;
-      if (first) ++counts_[0][digit];
-      if (second) ++counts_[1][digit];
-      if (gather && (first || second)) candidates_[gathered++] = in[i];
-    }
+    const std::size_t gathered = count_digit(pass, targets, in, count, counts_, gather ? candidates_.data() : nullptr);
     if (gather) candidates_count_ = gathered;
   }
 

@@ -13,36 +13,17 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "bench/problems/kappa_sigma/given/radix_select.hpp"
 #include "bench/problems/kappa_sigma/given/sky_rung.hpp"
 
 namespace ladder {
 namespace {
 
-// Radix select digits: bits 31-21, 20-10 and 9-0 of the key.
-constexpr int kDigitShift[] = {21, 10, 0};
-constexpr int kDigitBits[] = {11, 11, 10};
-constexpr std::size_t kBuckets = 2048;
-
-// Unsigned keys in the order of the floats: flip the sign bit of positives
-// (they sort above every negative), flip every bit of negatives (a larger
-// magnitude is a smaller float).
-std::uint32_t float_key(float x) {
-  const auto bits = std::bit_cast<std::uint32_t>(x);
-  return bits ^ ((bits >> 31) ? 0xFFFFFFFFu : 0x80000000u);
-}
-float key_float(std::uint32_t key) { return std::bit_cast<float>(key ^ ((key >> 31) ? 0x80000000u : 0xFFFFFFFFu)); }
-
-// A middle value being looked for: the key bits found so far, and its rank
-// among the kept values that share them.
-struct Target {
-  std::uint32_t prefix = 0;
-  std::size_t rank = 0;
-};
+using namespace kappa_sigma;  // the radix select's digits (given/radix_select.hpp)
 
 // What one thread owns: its chunk of the kept values and of the candidates
 // (both start at `begin`), its histograms, and its sums.
@@ -121,7 +102,7 @@ class OpenMpKappaSigma final : public kappa_sigma::SkyRung<OpenMpRung> {
         const float x = in[i];
         if (!(x > lower && x < upper)) continue;
         out[kept++] = x;
-        ++part.counts[0][float_key(x) >> kDigitShift[0]];
+        ++part.counts[0][first_digit(x)];
       }
       // The sums in a loop of their own, over the chunk still in cache:
       // `simd reduction` lets the compiler keep several partial sums in
@@ -139,53 +120,37 @@ class OpenMpKappaSigma final : public kappa_sigma::SkyRung<OpenMpRung> {
     return kept;
   }
 
-  // The median of the n kept values: the two middle values (ranks (n-1)/2
-  // and n/2, the same one when n is odd) found digit by digit.
+  // The median of the n kept values: the two middle values found digit by
+  // digit, each digit from the threads' histograms added up.
   double median(std::size_t n) {
-    std::array<Target, 2> targets{Target{0, (n - 1) / 2}, Target{0, n / 2}};
-    for (int pass = 0; pass < 3; ++pass) {
+    std::array<Target, 2> targets = middle_values(n);
+    for (int pass = 0; pass < kDigits; ++pass) {
       if (pass > 0) histogram(pass, targets);
       const bool shared = pass == 0 || targets[0].prefix == targets[1].prefix;
       for (std::size_t t = 0; t < 2; ++t) {
-        std::size_t below = 0, bucket = 0;
-        for (;; ++bucket) {
+        select_digit(targets[t], pass, [&](std::size_t bucket) {
           std::size_t count = 0;
           for (const ThreadPart& part : parts_) count += part.counts[shared ? 0 : t][bucket];
-          if (below + count > targets[t].rank) break;
-          below += count;
-        }
-        targets[t].rank -= below;
-        targets[t].prefix = (targets[t].prefix << kDigitBits[pass]) | static_cast<std::uint32_t>(bucket);
+          return count;
+        });
       }
     }
-    return (double{key_float(targets[0].prefix)} + double{key_float(targets[1].prefix)}) / 2;
+    return median_of(targets);
   }
 
-  // Histograms digit `pass` of the values whose higher digits are a
-  // target's prefix (one histogram per target; one when they agree). Pass 1
-  // reads every kept value and gathers those candidates into the thread's
-  // chunk of candidates_; pass 2 reads the candidates only.
+  // Each thread histograms digit `pass` of its chunk's values whose higher
+  // digits are a target's prefix. Pass 1 reads every kept value and gathers
+  // those candidates into the thread's chunk of candidates_; pass 2 reads
+  // the candidates only.
   void histogram(int pass, const std::array<Target, 2>& targets) {
-    const int shift = kDigitShift[pass], above = shift + kDigitBits[pass];
-    const std::uint32_t digit_mask = (1u << kDigitBits[pass]) - 1;
-    const bool shared = targets[0].prefix == targets[1].prefix;
 #pragma omp parallel num_threads(threads_)
     {
       ThreadPart& part = parts_[static_cast<std::size_t>(omp_get_thread_num())];
-      part.counts[0].fill(0);
-      part.counts[1].fill(0);
       const bool gather = pass == 1;
       const float* in = (gather ? kept_.data() : candidates_.data()) + part.begin;
       const std::size_t count = gather ? part.kept : part.candidates;
-      float* candidates = candidates_.data() + part.begin;
-      std::size_t gathered = 0;
-      for (std::size_t i = 0; i < count; ++i) {
-        const std::uint32_t key = float_key(in[i]), prefix = key >> above, digit = (key >> shift) & digit_mask;
-        const bool first = prefix == targets[0].prefix, second = !shared && prefix == targets[1].prefix;
-        if (first) ++part.counts[0][digit];
-        if (second) ++part.counts[1][digit];
-        if (gather && (first || second)) candidates[gathered++] = in[i];
-      }
+      const std::size_t gathered =
+          count_digit(pass, targets, in, count, part.counts, gather ? candidates_.data() + part.begin : nullptr);
       if (gather) part.candidates = gathered;
     }
   }
