@@ -63,6 +63,17 @@ static const ::ladder::detail::Registrar registration([] {
   target_link_libraries(${target} PUBLIC ${CMAKE_DL_LIBS})
 endfunction()
 
+# ladder_json_includes(VAR): nlohmann/json's include folders, for a command
+# that CMake's targets do not carry them to (clang++'s here, the AMD test's);
+# empty where it has none of its own (a header in the compiler's path).
+function(ladder_json_includes var)
+  get_target_property(folders nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
+  if(NOT folders)
+    set(folders "")
+  endif()
+  set(${var} "${folders}" PARENT_SCOPE)
+endfunction()
+
 # ladder_openmp_target_library(TARGET FILE LIBRARY DEVICE FLAGS...): the
 # clang++ command that builds FILE into LIBRARY for the offload DEVICE that
 # FLAGS name (the rung's device column says DEVICE).
@@ -79,10 +90,7 @@ function(ladder_openmp_target_library target file library device)
   # iterations undone (solutions/vector_add/README.md). Keep the barrier.
   set(barrier_kept -mllvm -openmp-opt-disable-barrier-elimination)
   set(definitions $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)  # LADDER_TRACK for exercises/
-  get_target_property(json_includes nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
-  if(NOT json_includes)
-    set(json_includes "")
-  endif()
+  ladder_json_includes(json_includes)
   add_custom_command(
     OUTPUT ${library}
     COMMAND ${LADDER_OPENMP_TARGET_COMPILER} ${ARGN} -std=c++20 -O3 -fPIC -shared ${barrier_kept}
