@@ -58,7 +58,8 @@ for operation in ("exchange", "allreduce"):
     sizes, times = [b for b, _ in points], [t for _, t in points]
     assert len(sizes) >= 3 and sizes == [4 * 8 ** k for k in range(len(sizes))], (operation, points)
     assert all(t > 0 for t in times), (operation, points)
-    assert sizes[-1] < 8 << 20 or times[-1] > 4 * times[0], (operation, points)
+    # Against the fastest smaller message: the first alone can be a pause (4 ms at 4 B, seen beside a build).
+    assert sizes[-1] < 8 << 20 or times[-1] > 4 * min(times[:-1]), (operation, points)
 PY
   then echo "ok: $exercise mpi is timed on 2 ranks, its row says so and what it sends, and the run probed the network"
   else echo "FAILED: the run's mpi row or its probe of the network"; failures=$((failures + 1)); fi
