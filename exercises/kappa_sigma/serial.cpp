@@ -25,7 +25,7 @@ class SerialKappaSigma final : public kappa_sigma::SkyRung<HostRung> {
 
   void compute() override {
     // ==== yours
-    // TODO: the loop of naive.cpp (task sheet, step 1): mask_[i] = 1 for
+    // TODO: the loop of naive.hpp (task sheet, step 1): mask_[i] = 1 for
     // the values kept, and the statistics of the last pass in a
     // ClipStatistics, written out with kappa_sigma::store_statistics(stats,
     // statistics_). The median: std::nth_element instead of std::sort (an

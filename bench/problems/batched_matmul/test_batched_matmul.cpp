@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "bench/problems/batched_matmul/given/naive.hpp"
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/registry.hpp"
@@ -119,41 +120,25 @@ TEST(BatchedMatmulTest, WorkCountsEachInputOnceAndTwoOperationsPerTerm) {
   EXPECT_EQ(work.operations, 2.0 * 10 * 2 * 4 * 5);
 }
 
-// The planted mistake: each row of c computed four columns at a time, as a
-// 4-wide vector would, with no loop for the columns left over when p is no
-// multiple of 4. A test-only rung of the planted track, which neither
-// `ladder` nor the rung tests see; the check case named for the mistake
-// must fail it.
-class PlantedNoPartialVector final : public HostRung {
+// The planted mistake: the naive rung with each row of c computed four
+// columns at a time, as a 4-wide vector would, and no loop for the columns
+// left over when p is no multiple of 4. A test-only rung of the planted
+// track, which neither `ladder` nor the rung tests see; the check case named
+// for the mistake must fail it.
+class PlantedNoPartialVector final : public batched_matmul::NaiveBatchedMatmul {
  public:
-  explicit PlantedNoPartialVector(const RungContext&) {}
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    a_ = inputs.at("a").view<float>().data();
-    b_ = inputs.at("b").view<float>().data();
-    c_ = outputs.at("c").view<float>().data();
-    const auto& a = inputs.at("a").shape();
-    batch_ = a[0], m_ = a[1], n_ = a[2], p_ = inputs.at("b").shape()[2];
-  }
-  void compute() override {
-    for (std::size_t q = 0; q < batch_; ++q) {
-      const float* a = a_ + q * m_ * n_;
-      const float* b = b_ + q * n_ * p_;
-      float* c = c_ + q * m_ * p_;
-      for (std::size_t i = 0; i < m_; ++i)
-        for (std::size_t j = 0; j + 4 <= p_; j += 4)  // the mistake: the last p % 4 columns are left out
-          for (std::size_t lane = 0; lane < 4; ++lane) {
-            float sum = 0;
-            for (std::size_t k = 0; k < n_; ++k) sum += a[i * n_ + k] * b[k * p_ + j + lane];
-            c[i * p_ + j + lane] = sum;
-          }
-    }
-  }
+  using NaiveBatchedMatmul::NaiveBatchedMatmul;
 
- private:
-  const float* a_ = nullptr;
-  const float* b_ = nullptr;
-  float* c_ = nullptr;
-  std::size_t batch_ = 0, m_ = 0, n_ = 0, p_ = 0;
+ protected:
+  void matmul(const float* a, const float* b, float* c) const override {
+    for (std::size_t i = 0; i < m_; ++i)
+      for (std::size_t j = 0; j + 4 <= p_; j += 4)  // the mistake: the last p % 4 columns are left out
+        for (std::size_t lane = 0; lane < 4; ++lane) {
+          float sum = 0;
+          for (std::size_t k = 0; k < n_; ++k) sum += a[i * n_ + k] * b[k * p_ + j + lane];
+          c[i * p_ + j + lane] = sum;
+        }
+  }
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, batched_matmul, serial_no_partial_vector,
                               PlantedNoPartialVector);

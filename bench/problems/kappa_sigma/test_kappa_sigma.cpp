@@ -17,7 +17,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "bench/problems/kappa_sigma/given/sky_rung.hpp"
+#include "bench/problems/kappa_sigma/given/naive.hpp"
 #include "ladder/error.hpp"
 #include "ladder/fits.hpp"
 #include "ladder/harness.hpp"
@@ -485,41 +485,12 @@ TEST(KappaSigmaFitsTest, RecognisesFitsNames) {
 // bounds where the specification has the median. A test-only rung of the
 // planted track, which neither `ladder` nor the rung tests see; the check
 // case named for the mistake must fail it.
-class PlantedMeanAsCentre final : public kappa_sigma::SkyRung<HostRung> {
+class PlantedMeanAsCentre final : public kappa_sigma::NaiveKappaSigma {
  public:
-  using SkyRung::SkyRung;
-  void compute() override {
-    std::fill(mask_.begin(), mask_.end(), std::uint8_t{1});
-    ClipStatistics stats;
-    stats.count = image_.size();
-    while (true) {
-      ++stats.iterations;
-      std::vector<float> kept;
-      for (std::size_t i = 0; i < image_.size(); ++i)
-        if (mask_[i]) kept.push_back(image_[i]);
-      std::sort(kept.begin(), kept.end());
-      const std::size_t n = kept.size();
-      stats.median = n % 2 == 1 ? double{kept[n / 2]} : (double{kept[n / 2 - 1]} + double{kept[n / 2]}) / 2;
-      double sum = 0;
-      for (float x : kept) sum += x;
-      stats.mean = sum / double(n);
-      double squares = 0;
-      for (float x : kept) squares += (x - stats.mean) * (x - stats.mean);
-      stats.std = std::sqrt(squares / double(n));
-      stats.lower = stats.mean - kappa_ * stats.std;  // the mistake: the mean, not the median
-      stats.upper = stats.mean + kappa_ * stats.std;
-      std::size_t removed = 0;
-      for (std::size_t i = 0; i < image_.size(); ++i) {
-        if (mask_[i] && !(image_[i] > stats.lower && image_[i] < stats.upper)) {
-          mask_[i] = 0;
-          ++removed;
-        }
-      }
-      stats.count -= removed;
-      if (removed == 0 || stats.count == 0) break;
-    }
-    kappa_sigma::store_statistics(stats, statistics_);
-  }
+  using NaiveKappaSigma::NaiveKappaSigma;
+
+ protected:
+  double bounds_centre(const ClipStatistics& stats) const override { return stats.mean; }
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, kappa_sigma, serial_mean_as_centre, PlantedMeanAsCentre);
 

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <numbers>
 
+#include "bench/problems/polygon_mask/given/naive.hpp"
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/npy.hpp"
@@ -313,41 +314,15 @@ TEST(PolygonMaskSolveTest, SolveWritesTheReferenceMaskAndRequiresTheCanvas) {
 // test made at (y, x). Only a square canvas hides it. A test-only rung of
 // the planted track, which neither `ladder` nor the rung tests see; the
 // check case named for the mistake must fail it.
-bool planted_point_in_polygon(double tx, double ty, std::span<const double> vertices) {
-  const std::size_t n = vertices.size() / 2;
-  bool inside = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t j = (i + 1) % n;
-    const double x0 = vertices[2 * i], y0 = vertices[2 * i + 1];
-    const double x1 = vertices[2 * j], y1 = vertices[2 * j + 1];
-    const bool above0 = y0 >= ty, above1 = y1 >= ty;
-    if (above0 != above1) {
-      const bool left_of_edge = (y1 - ty) * (x0 - x1) >= (x1 - tx) * (y0 - y1);
-      if (left_of_edge == above1) inside = !inside;
-    }
-  }
-  return inside;
-}
-
-class PlantedXAndYSwapped final : public HostRung {
+class PlantedXAndYSwapped final : public polygon_mask::NaivePolygonMask {
  public:
-  explicit PlantedXAndYSwapped(const RungContext&) {}
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    vertices_ = inputs.at("vertices").view<double>();
-    mask_ = outputs.at("mask").view<std::uint8_t>();
-    height_ = outputs.at("mask").shape()[0];
-    width_ = outputs.at("mask").shape()[1];
-  }
-  void compute() override {
-    for (std::size_t y = 0; y < height_; ++y)
-      for (std::size_t x = 0; x < width_; ++x)  // the mistake: (y, x) for (x, y)
-        mask_[y * width_ + x] = planted_point_in_polygon(static_cast<double>(y), static_cast<double>(x), vertices_);
-  }
+  using NaivePolygonMask::NaivePolygonMask;
 
- private:
-  std::span<const double> vertices_;
-  std::span<std::uint8_t> mask_;
-  std::size_t height_ = 0, width_ = 0;
+ protected:
+  void mask_row(std::size_t y) override {
+    for (std::size_t x = 0; x < width_; ++x)  // the mistake: (y, x) for (x, y)
+      mask_[y * width_ + x] = polygon_mask::point_in_polygon(static_cast<double>(y), static_cast<double>(x), vertices_);
+  }
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, polygon_mask, serial_x_and_y_swapped, PlantedXAndYSwapped);
 

@@ -28,7 +28,7 @@ __kernel void polygon_mask_per_pixel(__constant double2* vertices, const uint n,
   // ==== yours
   // TODO: this work-item's row y and column x (get_group_id, get_local_id,
   // get_local_size), a bounds check, then naive's loop over the edges for
-  // the point (x, y) (bench/problems/polygon_mask/given/naive.cpp has the crossing
+  // the point (x, y) (bench/problems/polygon_mask/given/naive.hpp has the crossing
   // test: use the same expression, in double). All work-items of a group
   // read the same vertex at the same time: what does constant memory do
   // with that?

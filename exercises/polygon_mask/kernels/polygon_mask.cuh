@@ -33,7 +33,7 @@ __global__ void polygon_mask_per_pixel(unsigned n, unsigned width, unsigned bloc
   // ==== yours
   // TODO: this thread's row y and column x (blockIdx, blockDim, threadIdx),
   // a bounds check, then naive's loop over the edges for the point (x, y)
-  // (bench/problems/polygon_mask/given/naive.cpp has the crossing test). nvcc fuses
+  // (bench/problems/polygon_mask/given/naive.hpp has the crossing test). nvcc fuses
   // a * b + c into one FMA, which rounds differently from the reference:
   // __dmul_rn(a, b) is a product it never fuses.
   // ==== end
