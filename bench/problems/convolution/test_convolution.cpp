@@ -9,7 +9,9 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <vector>
 
+#include "bench/problems/convolution/given/naive.hpp"
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/random.hpp"
@@ -314,39 +316,23 @@ TEST(ConvolutionTest, WorkIsTwoOperationsPerTapPerOutputPixel) {
 
 // The planted mistake: the naive rung with x and y swapped in the image's
 // index (image[c * H + r] for image[r * W + c]): only a square image hides
-// it. A test-only rung of the planted track, which neither `ladder` nor the
-// rung tests see; the check case named for the mistake must fail it.
-class PlantedXAndYSwapped final : public HostRung {
+// it. The naive loop is handed the image as that index reads it. A
+// test-only rung of the planted track, which neither `ladder` nor the rung
+// tests see; the check case named for the mistake must fail it.
+class PlantedXAndYSwapped final : public convolution::NaiveConvolution {
  public:
-  explicit PlantedXAndYSwapped(const RungContext&) {}
+  using NaiveConvolution::NaiveConvolution;
+
   void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<float>().data();
-    kernel_ = inputs.at("kernel").view<float>().data();
-    output_ = outputs.at("output").view<float>().data();
-    const auto& image = inputs.at("image").shape();
-    const auto& kernel = inputs.at("kernel").shape();
-    height_ = long(image[0]), width_ = long(image[1]), rows_ = long(kernel[0]), columns_ = long(kernel[1]);
-  }
-  void compute() override {
-    const long out_height = height_ + rows_ - 1, out_width = width_ + columns_ - 1;
-    for (long y = 0; y < out_height; ++y)
-      for (long x = 0; x < out_width; ++x) {
-        float sum = 0.0f;
-        for (long i = 0; i < rows_; ++i)
-          for (long j = 0; j < columns_; ++j) {
-            const long r = y - i, c = x - j;
-            if (r >= 0 && r < height_ && c >= 0 && c < width_)
-              sum += kernel_[i * columns_ + j] * image_[c * height_ + r];  // the mistake: r * width_ + c
-          }
-        output_[y * out_width + x] = sum;
-      }
+    NaiveConvolution::prepare(inputs, outputs);
+    swapped_.resize(static_cast<std::size_t>(height_ * width_));
+    for (long r = 0; r < height_; ++r)
+      for (long c = 0; c < width_; ++c) swapped_[r * width_ + c] = image_[c * height_ + r];  // the mistake
+    image_ = swapped_.data();
   }
 
  private:
-  const float* image_ = nullptr;
-  const float* kernel_ = nullptr;
-  float* output_ = nullptr;
-  long height_ = 0, width_ = 0, rows_ = 0, columns_ = 0;
+  std::vector<float> swapped_;
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, convolution, serial_x_and_y_swapped, PlantedXAndYSwapped);
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "bench/problems/histogram/given/naive.hpp"
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/registry.hpp"
@@ -136,25 +137,19 @@ TEST(HistogramTest, WorkIsOneByteReadAndOneCountPerValue) {
   EXPECT_EQ(work.bytes_out, 1024);
 }
 
-// The planted mistake: the bins off by one at the top, 255 bins where there
-// are 256 (counts[v % 255]): the value 255 lands in bin 0. A test-only rung
-// of the planted track, which neither `ladder` nor the rung tests see; the
-// check case named for the mistake must fail it.
-class PlantedLastBinMissed final : public HostRung {
+// The planted mistake: the naive rung with its bins off by one at the top,
+// 255 bins where there are 256 (counts[v % 255]): the value 255 lands in
+// bin 0. A test-only rung of the planted track, which neither `ladder` nor
+// the rung tests see; the check case named for the mistake must fail it.
+class PlantedLastBinMissed final : public histogram::NaiveHistogram {
  public:
-  explicit PlantedLastBinMissed(const RungContext&) {}
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    values_ = inputs.at("values").view<std::uint8_t>();
-    counts_ = outputs.at("counts").view<std::uint32_t>();
-  }
+  using NaiveHistogram::NaiveHistogram;
+
   void compute() override {
     std::fill(counts_.begin(), counts_.end(), 0u);
-    for (const std::uint8_t value : values_) counts_[value % (counts_.size() - 1)]++;
+    // The mistake: counts[v % 255]++, where the naive rung has counts[v]++.
+    for (std::size_t i = 0; i < values_.size(); ++i) counts_[values_[i] % (counts_.size() - 1)]++;
   }
-
- private:
-  std::span<const std::uint8_t> values_;
-  std::span<std::uint32_t> counts_;
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, histogram, serial_last_bin_missed, PlantedLastBinMissed);
 

@@ -2,6 +2,7 @@
 // awkward sizes; rungs that cannot run here are skipped, never passed.
 #include <gtest/gtest.h>
 
+#include "bench/problems/vector_add/given/naive.hpp"
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/registry.hpp"
@@ -130,25 +131,18 @@ TEST(VectorAddTest, AnOpenClBufferLargerThanTheDeviceAllowsIsRefusedWithItsSizes
 }
 #endif
 
-// The planted mistake: the loop bound one short (i < n - 1), the last
-// element of c never written. A test-only rung of the planted track, which
-// neither `ladder` nor the rung tests see; the check case named for the
-// mistake must fail it.
-class PlantedLastElementMissed final : public HostRung {
+// The planted mistake: the naive rung with its loop bound one short
+// (i < n - 1), the last element of c never written. A test-only rung of the
+// planted track, which neither `ladder` nor the rung tests see; the check
+// case named for the mistake must fail it.
+class PlantedLastElementMissed final : public vector_add::NaiveVectorAdd {
  public:
-  explicit PlantedLastElementMissed(const RungContext&) {}
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    a_ = inputs.at("a").view<float>();
-    b_ = inputs.at("b").view<float>();
-    c_ = outputs.at("c").view<float>();
-  }
-  void compute() override {
-    for (std::size_t i = 0; i + 1 < c_.size(); ++i) c_[i] = a_[i] + b_[i];
-  }
+  using NaiveVectorAdd::NaiveVectorAdd;
 
- private:
-  std::span<const float> a_, b_;
-  std::span<float> c_;
+  void compute() override {
+    // The mistake: i + 1 < n, where the naive rung has i < n.
+    for (std::size_t i = 0; i + 1 < c_.size(); ++i) c_[i] = vector_add::element(a_, i) + vector_add::element(b_, i);
+  }
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, vector_add, serial_last_element_missed,
                               PlantedLastElementMissed);
