@@ -36,7 +36,7 @@ class SerialMedianFilter final : public HostRung {
     // settings_.size), borders by median_filter::reflect, and
     // median_filter::choose(pixel, median, settings_) for what is written.
     // The image is float32, float64 or uint16: median_filter::with_pixel_type
-    // calls a generic lambda with the C++ type, as naive.cpp's compute()
+    // calls a generic lambda with the C++ type, as naive.hpp's filter()
     // does. For k = 3: with each column of three sorted, the median of the
     // window is the median of (largest low, middle middle, smallest high).
     LADDER_TODO(

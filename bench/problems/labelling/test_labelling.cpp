@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "bench/problems/labelling/given/connectivity.hpp"
+#include "bench/problems/labelling/given/naive.hpp"
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
 #include "ladder/registry.hpp"
@@ -227,54 +227,21 @@ TEST(LabellingTest, WorkIsTheImageReadAndTheLabelsWritten) {
   EXPECT_EQ(work.bytes_out, 120);
 }
 
-// The planted mistake: strips of 32 rows labelled each on its own, as an
-// OpenMP rung's threads would, and never joined across their seams. A
-// test-only rung of the planted track, which neither `ladder` nor the rung
-// tests see; the check case named for the mistake must fail it.
-class PlantedStripsNotJoined final : public HostRung {
+// The planted mistake: the naive rung labelling strips of 32 rows each on
+// its own, as an OpenMP rung's threads would, and never joining them across
+// their seams. A test-only rung of the planted track, which neither
+// `ladder` nor the rung tests see; the check case named for the mistake
+// must fail it.
+class PlantedStripsNotJoined final : public labelling::NaiveLabelling {
  public:
-  explicit PlantedStripsNotJoined(const RungContext& context) : connectivity_(labelling::connectivity(context.params)) {}
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = inputs.at("image").view<std::uint8_t>();
-    labels_ = outputs.at("labels").view<std::int32_t>();
-    height_ = static_cast<long>(inputs.at("image").shape()[0]);
-    width_ = static_cast<long>(inputs.at("image").shape()[1]);
-  }
+  using NaiveLabelling::NaiveLabelling;
+
   void compute() override {
     constexpr long kStrip = 32;
     std::fill(labels_.begin(), labels_.end(), 0);
     std::int32_t n = 0;
-    std::vector<long> stack;
-    for (long start = 0; start < height_ * width_; ++start) {
-      if (image_[start] == 0 || labels_[start] != 0) continue;
-      labels_[start] = ++n;
-      stack.assign(1, start);
-      const long strip = start / width_ / kStrip;
-      while (!stack.empty()) {
-        const long i = stack.back();
-        stack.pop_back();
-        const long y = i / width_, x = i % width_;
-        for (long dy = -1; dy <= 1; ++dy)
-          for (long dx = -1; dx <= 1; ++dx) {
-            if ((dy == 0 && dx == 0) || (connectivity_ == 4 && dy != 0 && dx != 0)) continue;
-            const long ny = y + dy, nx = x + dx;
-            // The mistake: a neighbour in the next strip is not followed.
-            if (ny < 0 || ny >= height_ || nx < 0 || nx >= width_ || ny / kStrip != strip) continue;
-            const long j = ny * width_ + nx;
-            if (image_[j] != 0 && labels_[j] == 0) {
-              labels_[j] = n;
-              stack.push_back(j);
-            }
-          }
-      }
-    }
+    for (long first = 0; first < height_; first += kStrip) n = label_rows(first, std::min(first + kStrip, height_), n);
   }
-
- private:
-  int connectivity_;
-  std::span<const std::uint8_t> image_;
-  std::span<std::int32_t> labels_;
-  long height_ = 0, width_ = 0;
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, labelling, serial_strips_not_joined, PlantedStripsNotJoined);
 

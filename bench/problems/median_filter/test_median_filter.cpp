@@ -16,6 +16,7 @@
 #include <numeric>
 #include <random>
 
+#include "bench/problems/median_filter/given/naive.hpp"
 #include "bench/problems/median_filter/median_filter.hpp"
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
@@ -472,43 +473,13 @@ TEST(MedianFilterTest, CudaStreamsSlicesAStackLargerThanTheMemoryCapAndStaysExac
 // At k = 3 the two read the same pixel; from k = 5 on they differ. A
 // test-only rung of the planted track, which neither `ladder` nor the rung
 // tests see; the check case named for the mistake must fail it.
-template <class T>
-void clamped_median(const T* in, T* out, const median_filter::Stack& stack, const median_filter::Settings& settings) {
-  const long height = long(stack.height), width = long(stack.width), r = settings.radius();
-  auto clamp = [](long i, long n) { return std::clamp(i, 0L, n - 1); };  // the mistake: not reflect()
-  std::vector<T> window;
-  for (std::size_t f = 0; f < stack.frames; ++f) {
-    const T* frame = in + f * stack.frame_pixels();
-    T* result = out + f * stack.frame_pixels();
-    for (long y = 0; y < height; ++y)
-      for (long x = 0; x < width; ++x) {
-        window.clear();
-        for (long i = -r; i <= r; ++i)
-          for (long j = -r; j <= r; ++j) window.push_back(frame[clamp(y + i, height) * width + clamp(x + j, width)]);
-        std::sort(window.begin(), window.end());
-        result[y * width + x] = median_filter::choose(frame[y * width + x], window[window.size() / 2], settings);
-      }
-  }
-}
-
-class PlantedBorderClamped final : public HostRung {
+class PlantedBorderClamped final : public median_filter::NaiveMedianFilter {
  public:
-  explicit PlantedBorderClamped(const RungContext& context) : settings_(median_filter::settings_of(context.params)) {}
-  void prepare(const Arrays& inputs, Arrays& outputs) override {
-    image_ = &inputs.at("image");
-    output_ = &outputs.at("output");
-  }
-  void compute() override {
-    median_filter::with_pixel_type(image_->dtype(), [&](auto tag) {
-      using T = decltype(tag);
-      clamped_median(image_->view<T>().data(), output_->view<T>().data(), median_filter::stack_of(*image_), settings_);
-    });
-  }
+  using NaiveMedianFilter::NaiveMedianFilter;
 
- private:
-  median_filter::Settings settings_;
-  const Array* image_ = nullptr;
-  Array* output_ = nullptr;
+  void compute() override {
+    filter([](long i, long n) { return std::clamp(i, 0L, n - 1); });  // the mistake: not reflect()
+  }
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, median_filter, serial_border_clamped, PlantedBorderClamped);
 
