@@ -384,8 +384,12 @@ class PlantedTilesWithoutHalo final : public spot_finding::NaiveSpotFinding {
     const long height = long(stack_.height), width = long(stack_.width);
     for (std::size_t f = 0; f < stack_.frames; ++f)
       for (long top = 0; top < height; top += kTile)
-        for (long left = 0; left < width; left += kTile)  // the mistake: each tile a region of its own, no halo
-          find_spots(f, {top, std::min(top + kTile, height), left, std::min(left + kTile, width)});
+        for (long left = 0; left < width; left += kTile) {
+          // The mistake: each tile filtered as a frame of its own, with no halo.
+          const std::size_t first = f * stack_.frame_pixels() + std::size_t(top * width + left);
+          find_spots(image_.data() + first, mask_.data() + first, signal_.data() + first, std::min(kTile, height - top),
+                     std::min(kTile, width - left), width);
+        }
   }
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, spot_finding, serial_tiles_without_halo,

@@ -18,36 +18,33 @@ class NaiveSpotFinding : public HostRung {
   }
 
   void compute() override {
-    for (std::size_t f = 0; f < stack_.frames; ++f) find_spots(f, {0, long(stack_.height), 0, long(stack_.width)});
+    const long height = long(stack_.height), width = long(stack_.width);
+    for (std::size_t f = 0; f < stack_.frames; ++f) {
+      const std::size_t first = f * stack_.frame_pixels();
+      find_spots(image_.data() + first, mask_.data() + first, signal_.data() + first, height, width, width);
+    }
   }
 
  protected:
-  // Rows top ... bottom - 1 and columns left ... right - 1 of a frame.
-  struct Region {
-    long top, bottom, left, right;
-  };
-
-  // The spots of a region of frame f, its windows reading no pixel outside
-  // it. The naive rung's region is the whole frame; the tests plant a
-  // mistake by finding the spots tile by tile.
-  void find_spots(std::size_t f, Region region) {
-    const long k = settings_.kernel_size, width = long(stack_.width);
-    const std::uint16_t* image = image_.data() + f * stack_.frame_pixels();
-    const std::uint8_t* mask = mask_.data() + f * stack_.frame_pixels();
-    std::uint8_t* signal = signal_.data() + f * stack_.frame_pixels();
-    for (long y = region.top; y < region.bottom; ++y)
-      for (long x = region.left; x < region.right; ++x) {
+  // The spots of one frame of height × width pixels, its rows `stride`
+  // pixels apart in memory (stride = width for the naive rung's frames). A
+  // function of its own because the tests plant a mistake by calling it on
+  // each tile of a frame, as if the tile were a frame.
+  void find_spots(const std::uint16_t* image, const std::uint8_t* mask, std::uint8_t* signal, long height, long width,
+                  long stride) const {
+    const long k = settings_.kernel_size;
+    for (long y = 0; y < height; ++y)
+      for (long x = 0; x < width; ++x) {
         std::uint32_t m = 0;
         std::uint64_t sum = 0, squares = 0;
         for (long dy = -k; dy <= k; ++dy)
           for (long dx = -k; dx <= k; ++dx) {
             const long ny = y + dy, nx = x + dx;
-            if (ny < region.top || ny >= region.bottom || nx < region.left || nx >= region.right) continue;
-            if (!mask[ny * width + nx]) continue;
-            const std::uint64_t v = image[ny * width + nx];
+            if (ny < 0 || ny >= height || nx < 0 || nx >= width || !mask[ny * stride + nx]) continue;
+            const std::uint64_t v = image[ny * stride + nx];
             m += 1, sum += v, squares += v * v;
           }
-        const long p = y * width + x;
+        const long p = y * stride + x;
         signal[p] = mask[p] && dispersion_test(m, sum, squares, image[p], settings_);
       }
   }
