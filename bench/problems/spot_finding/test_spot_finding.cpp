@@ -13,7 +13,6 @@
 #include <numeric>
 #include <vector>
 
-#include "bench/problems/spot_finding/given/naive.hpp"
 #include "bench/problems/spot_finding/spot_finding.hpp"
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
@@ -375,22 +374,46 @@ TEST(SpotFindingTest, WorkIsTheStackReadAndTheSignalWritten) {
 // that loads no halo would. A test-only rung of the planted track, which
 // neither `ladder` nor the rung tests see; the check case named for the
 // mistake must fail it.
-class PlantedTilesWithoutHalo final : public spot_finding::NaiveSpotFinding {
+class PlantedTilesWithoutHalo final : public HostRung {
  public:
-  using NaiveSpotFinding::NaiveSpotFinding;
-
+  explicit PlantedTilesWithoutHalo(const RungContext& context) : settings_(spot_finding::settings_of(context.params)) {}
+  void prepare(const Arrays& inputs, Arrays& outputs) override {
+    image_ = inputs.at("image").view<std::uint16_t>();
+    mask_ = inputs.at("mask").view<std::uint8_t>();
+    signal_ = outputs.at("signal").view<std::uint8_t>();
+    stack_ = spot_finding::stack_of(inputs.at("image"));
+  }
   void compute() override {
     constexpr long kTile = 16;
-    const long height = long(stack_.height), width = long(stack_.width);
-    for (std::size_t f = 0; f < stack_.frames; ++f)
-      for (long top = 0; top < height; top += kTile)
-        for (long left = 0; left < width; left += kTile) {
-          // The mistake: each tile filtered as a frame of its own, with no halo.
-          const std::size_t first = f * stack_.frame_pixels() + std::size_t(top * width + left);
-          find_spots(image_.data() + first, mask_.data() + first, signal_.data() + first, std::min(kTile, height - top),
-                     std::min(kTile, width - left), width);
+    const long k = settings_.kernel_size, height = long(stack_.height), width = long(stack_.width);
+    for (std::size_t f = 0; f < stack_.frames; ++f) {
+      const std::uint16_t* image = image_.data() + f * stack_.frame_pixels();
+      const std::uint8_t* mask = mask_.data() + f * stack_.frame_pixels();
+      std::uint8_t* signal = signal_.data() + f * stack_.frame_pixels();
+      for (long y = 0; y < height; ++y)
+        for (long x = 0; x < width; ++x) {
+          std::uint32_t m = 0;
+          std::uint64_t sum = 0, squares = 0;
+          for (long dy = -k; dy <= k; ++dy)
+            for (long dx = -k; dx <= k; ++dx) {
+              const long ny = y + dy, nx = x + dx;
+              if (ny < 0 || ny >= height || nx < 0 || nx >= width || !mask[ny * width + nx]) continue;
+              if (ny / kTile != y / kTile || nx / kTile != x / kTile) continue;  // the mistake: no halo
+              const std::uint64_t v = image[ny * width + nx];
+              m += 1, sum += v, squares += v * v;
+            }
+          const long p = y * width + x;
+          signal[p] = mask[p] && spot_finding::dispersion_test(m, sum, squares, image[p], settings_);
         }
+    }
   }
+
+ private:
+  spot_finding::Settings settings_;
+  std::span<const std::uint16_t> image_;
+  std::span<const std::uint8_t> mask_;
+  std::span<std::uint8_t> signal_;
+  spot_finding::Stack stack_;
 };
 LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, spot_finding, serial_tiles_without_halo,
                               PlantedTilesWithoutHalo);

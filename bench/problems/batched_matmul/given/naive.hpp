@@ -1,6 +1,12 @@
 #pragma once
-// The naive rung's class (naive.cpp registers it and says its idea), in a
-// header so that the tests can derive their planted mistakes from it.
+// naive: the slides' core function, "(m,n),(n,p)->(m,p)", called on one
+// pair of matrices after the other: for each element of c, the dot product
+// of a row of a and a column of b. The column is read with a stride of p.
+//
+// Given to both tracks: the participant's track builds it too (naive.cpp
+// registers it), so that there is always a working rung to compare
+// against. A header, so that the tests derive their planted mistakes
+// from it.
 #include "ladder/registry.hpp"
 
 namespace ladder::batched_matmul {

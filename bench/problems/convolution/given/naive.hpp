@@ -1,6 +1,12 @@
 #pragma once
-// The naive rung's class (naive.cpp registers it and says its idea), in a
-// header so that the tests can derive their planted mistakes from it.
+// naive: the definition, four nested loops. For every output pixel, every
+// kernel tap, with a bounds check on every read:
+//   output[y][x] = sum over (i, j) of kernel[i][j] * image[y - i][x - j], 0 outside the image.
+//
+// Given to both tracks: the participant's track builds it too (naive.cpp
+// registers it), so that there is always a working rung to compare
+// against. A header, so that the tests derive their planted mistakes
+// from it.
 #include "bench/problems/convolution/convolution.hpp"
 #include "ladder/registry.hpp"
 

@@ -1,6 +1,12 @@
 #pragma once
-// The naive rung's class (naive.cpp registers it and says its idea), in a
-// header so that the tests can derive their planted mistakes from it.
+// naive: the loop a newcomer writes, one counter per bin, counts[v]++.
+// When a value repeats, each increment must wait for the previous store to
+// the same counter: on `skewed` data the loop is one long dependency chain.
+//
+// Given to both tracks: the participant's track builds it too (naive.cpp
+// registers it), so that there is always a working rung to compare
+// against. A header, so that the tests derive their planted mistakes
+// from it.
 #include <algorithm>
 
 #include "ladder/registry.hpp"

@@ -1,6 +1,13 @@
 #pragma once
-// The naive rung's class (naive.cpp registers it and says its idea), in a
-// header so that the tests can derive their planted mistakes from it.
+// naive: the lesson's loop written the obvious way. Each iteration copies
+// the kept pixels out, sorts them all to read the median off the middle,
+// sums twice for the mean and the std, then clears the mask of the pixels
+// outside the bounds. The full sort, O(n log n) per iteration, dominates.
+//
+// Given to both tracks: the participant's track builds it too (naive.cpp
+// registers it), so that there is always a working rung to compare
+// against. A header, so that the tests derive their planted mistakes
+// from it.
 #include <algorithm>
 #include <cmath>
 #include <vector>

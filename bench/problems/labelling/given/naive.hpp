@@ -1,6 +1,15 @@
 #pragma once
-// The naive rung's class (naive.cpp registers it and says its idea), in a
-// header so that the tests can derive their planted mistakes from it.
+// naive: flood fill. Scan the pixels in raster order; at each foreground
+// pixel not yet labelled, start a new component and paint everything
+// reachable from it. Components are met in raster order of their first
+// pixel, so they are numbered as scipy numbers them. The pixels still to
+// visit wait on an explicit stack: a recursive fill would need one stack
+// frame per pixel of the component, and overflows on large ones (README).
+//
+// Given to both tracks: the participant's track builds it too (naive.cpp
+// registers it), so that there is always a working rung to compare
+// against. A header, so that the tests derive their planted mistakes
+// from it.
 #include <algorithm>
 #include <vector>
 

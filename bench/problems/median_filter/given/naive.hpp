@@ -1,6 +1,13 @@
 #pragma once
-// The naive rung's class (naive.cpp registers it and says its idea), in a
-// header so that the tests can derive their planted mistakes from it.
+// naive: the definition. For every pixel, copy its k×k neighbourhood into a
+// small array, reading across the borders with scipy's reflect rule, sort
+// it, and take the middle element. k² log k² work per pixel, nothing shared
+// between neighbouring pixels.
+//
+// Given to both tracks: the participant's track builds it too (naive.cpp
+// registers it), so that there is always a working rung to compare
+// against. A header, so that the tests derive their planted mistakes
+// from it.
 #include <algorithm>
 #include <vector>
 

@@ -1,6 +1,12 @@
 #pragma once
-// The naive rung's class (naive.cpp registers it and says its idea), in a
-// header so that the tests can derive their planted mistakes from it.
+// naive: the course's loop. For every pixel, walk around the polygon and
+// flip "inside" each time the ray from the pixel towards +x crosses an
+// edge: H·W·N edge tests, most of them on edges nowhere near the pixel.
+//
+// Given to both tracks: the participant's track builds it too (naive.cpp
+// registers it), so that there is always a working rung to compare
+// against. A header, so that the tests derive their planted mistakes
+// from it.
 #include <span>
 
 #include "ladder/registry.hpp"

@@ -1,6 +1,12 @@
 #pragma once
-// The naive rung's class (naive.cpp registers it and says its idea), in a
-// header so that the tests can derive their planted mistakes from it.
+// naive: the loop a newcomer writes, every element read through a
+// bounds-checked accessor (as Python's or std::vector::at's indexing does).
+// The check can throw inside the loop, so the compiler keeps it scalar.
+//
+// Given to both tracks: the participant's track builds it too (naive.cpp
+// registers it), so that there is always a working rung to compare
+// against. A header, so that the tests derive their planted mistakes
+// from it.
 #include <stdexcept>
 
 #include "ladder/registry.hpp"
