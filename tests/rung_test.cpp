@@ -41,9 +41,8 @@ void expect_rung_matches_reference(const std::string& exercise, const RungCase& 
     std::string where;
     for (const auto& [key, value] : params.values()) where += key + "=" + value + " ";
     SCOPED_TRACE(where);
-    Arrays inputs = problem->generate(params, seed + i);
-    CheckResult result =
-        problem->check(run_once(*entry, inputs, params, options, *problem), problem->reference(inputs, params));
+    // Judged as `ladder check` judges it: one place decides what passes.
+    const CheckResult result = check_case(*entry, *problem, params, seed + i, options);
     EXPECT_TRUE(result.ok) << result.detail;
   }
 }
