@@ -45,6 +45,16 @@ std::vector<std::string> failed_check_cases(const std::string& exercise, const s
 // `catches` is `mistake`, which must be one of its check cases.
 void expect_planted_mistake_caught(const std::string& exercise, const std::string& rung, const std::string& mistake);
 
+// A planted mistake: Type (a rung with one classic mistake, usually derived
+// from the given naive rung) registered as `rung` of `exercise` in the
+// planted track, and the test that the check case whose `catches` is
+// `mistake` fails it.
+#define LADDER_PLANTED_MISTAKE(exercise, rung, Type, mistake)                            \
+  LADDER_REGISTER_RUNG_IN_TRACK(::ladder::testing::kPlantedTrack, exercise, rung, Type); \
+  TEST(PlantedMistake, exercise##_##rung) {                                              \
+    ::ladder::testing::expect_planted_mistake_caught(#exercise, #rung, mistake);         \
+  }
+
 // `action` throws a UsageError whose message holds `fragment`.
 void expect_usage_error(const std::function<void()>& action, const std::string& fragment);
 

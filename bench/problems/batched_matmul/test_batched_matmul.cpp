@@ -140,13 +140,8 @@ class PlantedNoPartialVector final : public batched_matmul::NaiveBatchedMatmul {
         }
   }
 };
-LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, batched_matmul, serial_no_partial_vector,
-                              PlantedNoPartialVector);
-
-TEST(BatchedMatmulPlantedMistake, NoPartialVectorFailsTheCaseNamedForIt) {
-  testing::expect_planted_mistake_caught("batched_matmul", "serial_no_partial_vector",
-                                         "p no multiple of a 4-wide vector: a partial last vector");
-}
+LADDER_PLANTED_MISTAKE(batched_matmul, serial_no_partial_vector, PlantedNoPartialVector,
+                       "p no multiple of a 4-wide vector: a partial last vector");
 
 }  // namespace
 }  // namespace ladder

@@ -151,12 +151,8 @@ class PlantedLastBinMissed final : public histogram::NaiveHistogram {
     for (std::size_t i = 0; i < values_.size(); ++i) counts_[values_[i] % (counts_.size() - 1)]++;
   }
 };
-LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, histogram, serial_last_bin_missed, PlantedLastBinMissed);
-
-TEST(HistogramPlantedMistake, LastBinMissedFailsTheCaseNamedForIt) {
-  testing::expect_planted_mistake_caught("histogram", "serial_last_bin_missed",
-                                         "the last bin, 255 (bins off by one at the top)");
-}
+LADDER_PLANTED_MISTAKE(histogram, serial_last_bin_missed, PlantedLastBinMissed,
+                       "the last bin, 255 (bins off by one at the top)");
 
 }  // namespace
 }  // namespace ladder

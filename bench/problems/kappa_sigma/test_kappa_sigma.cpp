@@ -492,12 +492,8 @@ class PlantedMeanAsCentre final : public kappa_sigma::NaiveKappaSigma {
  protected:
   double bounds_centre(const ClipStatistics& stats) const override { return stats.mean; }
 };
-LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, kappa_sigma, serial_mean_as_centre, PlantedMeanAsCentre);
-
-TEST(KappaSigmaPlantedMistake, MeanAsCentreFailsTheCaseNamedForIt) {
-  testing::expect_planted_mistake_caught("kappa_sigma", "serial_mean_as_centre",
-                                         "the mean as centre, not the median (heavy tails)");
-}
+LADDER_PLANTED_MISTAKE(kappa_sigma, serial_mean_as_centre, PlantedMeanAsCentre,
+                       "the mean as centre, not the median (heavy tails)");
 
 }  // namespace
 }  // namespace ladder

@@ -243,13 +243,8 @@ class PlantedStripsNotJoined final : public labelling::NaiveLabelling {
     for (long first = 0; first < height_; first += kStrip) n = label_rows(first, std::min(first + kStrip, height_), n);
   }
 };
-LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, labelling, serial_strips_not_joined, PlantedStripsNotJoined);
-
-TEST(LabellingPlantedMistake, StripsNotJoinedFailsTheCaseNamedForIt) {
-  testing::expect_planted_mistake_caught(
-      "labelling", "serial_strips_not_joined",
-      "the seams between strips: components across them, not joined (4-connectivity)");
-}
+LADDER_PLANTED_MISTAKE(labelling, serial_strips_not_joined, PlantedStripsNotJoined,
+                       "the seams between strips: components across them, not joined (4-connectivity)");
 
 }  // namespace
 }  // namespace ladder

@@ -481,12 +481,8 @@ class PlantedBorderClamped final : public median_filter::NaiveMedianFilter {
     filter([](long i, long n) { return std::clamp(i, 0L, n - 1); });  // the mistake: not reflect()
   }
 };
-LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, median_filter, serial_border_clamped, PlantedBorderClamped);
-
-TEST(MedianFilterPlantedMistake, BorderClampedFailsTheCaseNamedForIt) {
-  testing::expect_planted_mistake_caught("median_filter", "serial_border_clamped",
-                                         "the border at k = 5: reflect (b a | a b), not the edge repeated");
-}
+LADDER_PLANTED_MISTAKE(median_filter, serial_border_clamped, PlantedBorderClamped,
+                       "the border at k = 5: reflect (b a | a b), not the edge repeated");
 
 }  // namespace
 }  // namespace ladder

@@ -324,12 +324,8 @@ class PlantedXAndYSwapped final : public polygon_mask::NaivePolygonMask {
       mask_[y * width_ + x] = polygon_mask::point_in_polygon(static_cast<double>(y), static_cast<double>(x), vertices_);
   }
 };
-LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, polygon_mask, serial_x_and_y_swapped, PlantedXAndYSwapped);
-
-TEST(PolygonMaskPlantedMistake, XAndYSwappedFailsTheCaseNamedForIt) {
-  testing::expect_planted_mistake_caught("polygon_mask", "serial_x_and_y_swapped",
-                                         "x and y swapped (a canvas wider than tall)");
-}
+LADDER_PLANTED_MISTAKE(polygon_mask, serial_x_and_y_swapped, PlantedXAndYSwapped,
+                       "x and y swapped (a canvas wider than tall)");
 
 }  // namespace
 }  // namespace ladder

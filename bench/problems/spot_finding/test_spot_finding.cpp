@@ -415,13 +415,8 @@ class PlantedTilesWithoutHalo final : public HostRung {
   std::span<std::uint8_t> signal_;
   spot_finding::Stack stack_;
 };
-LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, spot_finding, serial_tiles_without_halo,
-                              PlantedTilesWithoutHalo);
-
-TEST(SpotFindingPlantedMistake, TilesWithoutHaloFailTheCaseNamedForIt) {
-  testing::expect_planted_mistake_caught("spot_finding", "serial_tiles_without_halo",
-                                         "the seams between tiles: windows across them need a halo");
-}
+LADDER_PLANTED_MISTAKE(spot_finding, serial_tiles_without_halo, PlantedTilesWithoutHalo,
+                       "the seams between tiles: windows across them need a halo");
 
 }  // namespace
 }  // namespace ladder

@@ -144,13 +144,8 @@ class PlantedLastElementMissed final : public vector_add::NaiveVectorAdd {
     for (std::size_t i = 0; i + 1 < c_.size(); ++i) c_[i] = vector_add::element(a_, i) + vector_add::element(b_, i);
   }
 };
-LADDER_REGISTER_RUNG_IN_TRACK(testing::kPlantedTrack, vector_add, serial_last_element_missed,
-                              PlantedLastElementMissed);
-
-TEST(VectorAddPlantedMistake, LastElementMissedFailsTheCaseNamedForIt) {
-  testing::expect_planted_mistake_caught("vector_add", "serial_last_element_missed",
-                                         "the last element missed (a loop to i < n - 1)");
-}
+LADDER_PLANTED_MISTAKE(vector_add, serial_last_element_missed, PlantedLastElementMissed,
+                       "the last element missed (a loop to i < n - 1)");
 
 }  // namespace
 }  // namespace ladder
