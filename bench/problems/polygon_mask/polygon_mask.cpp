@@ -43,9 +43,10 @@ class PolygonMask final : public Problem {
     return "uint8 mask of the pixels inside a polygon by the even-odd rule (exact, as matplotlib)";
   }
   // The GPU rungs: per pixel is `opencl` / `cuda` until the H100 says
-  // otherwise; per row is kept as the extra rung (README.md).
+  // otherwise; per row is kept as the extra rung (README.md). Then OpenMP
+  // target offload, named so that a build without it says why.
   std::vector<std::string> rungs() const override {
-    return {"naive", "serial", "openmp", "opencl", "opencl_per_row", "cuda", "cuda_per_row"};
+    return {"naive", "serial", "openmp", "opencl", "opencl_per_row", "cuda", "cuda_per_row", "openmp_target"};
   }
 
   std::vector<ParamSpec> params() const override {

@@ -105,9 +105,9 @@ INSTANTIATE_TEST_SUITE_P(Rungs, PolygonMaskRungTest, ::testing::ValuesIn(testing
                          testing::rung_case_name);
 
 TEST(PolygonMaskTest, TheLadderListsBothGpuLayouts) {
-  EXPECT_EQ(
-      make_problem("polygon_mask")->rungs(),
-      (std::vector<std::string>{"naive", "serial", "openmp", "opencl", "opencl_per_row", "cuda", "cuda_per_row"}));
+  EXPECT_EQ(make_problem("polygon_mask")->rungs(),
+            (std::vector<std::string>{"naive", "serial", "openmp", "opencl", "opencl_per_row", "cuda", "cuda_per_row",
+                                      "openmp_target"}));
 }
 
 // An independent even-odd test (W. R. Franklin's PNPOLY, with a division):
