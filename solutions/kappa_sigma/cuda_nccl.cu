@@ -90,15 +90,18 @@ class CudaNcclKappaSigma final : public NcclRung {
     // Each iteration removes at least one value, so there are at most n + 1.
     // Every rank reads the same flag after the same iterations, so every
     // rank queues the same NCCL calls: none waits for a call that never comes.
-    for (std::size_t iterations = 0;; iterations += kIterationsPerCheck) {
+    // On several ranks a pass queued after the end costs three allreduces, so
+    // the flag is read after every pass there; on one, every 4 (the cuda rung's).
+    const std::size_t per_check = ranks() > 1 ? 1 : kIterationsPerCheck;
+    for (std::size_t iterations = 0;; iterations += per_check) {
       if (iterations > std::size_t{n_} + 1) throw std::logic_error("kappa_sigma cuda_nccl: the loop did not end");
-      for (std::size_t k = 0; k < kIterationsPerCheck; ++k) iterate();
+      for (std::size_t k = 0; k < per_check; ++k) iterate();
       const auto* d_done = reinterpret_cast<const std::byte*>(d_state_.data()) + offsetof(ClipState, done);
       LADDER_CUDA_CHECK(
           cudaMemcpyAsync(h_done_.data(), d_done, sizeof(unsigned), cudaMemcpyDeviceToHost, stream_->get()));
       LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
       if (*h_done_.data()) {
-        queued_ = iterations + kIterationsPerCheck;
+        queued_ = iterations + per_check;
         break;
       }
     }
@@ -121,7 +124,7 @@ class CudaNcclKappaSigma final : public NcclRung {
   }
 
  private:
-  // Iterations queued between two reads of the done flag, as in the cuda rung.
+  // Iterations queued between two reads of the done flag on one rank, as in the cuda rung.
   static constexpr std::size_t kIterationsPerCheck = 4;
 
   unsigned local_n() const { return static_cast<unsigned>(parts_.counts[rank()]); }
