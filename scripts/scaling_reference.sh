@@ -75,11 +75,12 @@ print(",".join(n for n in beside if n in names))' "$names" "${BESIDE:-cuda_strea
     machine "before $exercise $which"
     echo "== $(date -u +%T) ladder run $exercise --size $size --variants $variants --sweep ranks=$ranks ${weak[*]}"
     "$ladder" run "$exercise" --size "$size" --variants "$variants" --sweep "ranks=$ranks" "${weak[@]}" \
-      --replicates "${REPLICATES:-3}" --time-budget 10 --out "$out/$file.json" 2>&1 | tee -a "$out/run.log" |
+      --replicates "${REPLICATES:-3}" --time-budget 10 --out "$out/$file.json" </dev/null 2>&1 | tee -a "$out/run.log" |
       grep -E "^(strong|weak) scaling|^  $exercise " || true
     [ "${PIPESTATUS[0]}" -le 1 ] || status=1  # exit 1: a rung failed its check, which its rows say
     machine "after $exercise $which"
-    "$ladder" report "$out/$file.json" --out "$out/report/$file" >/dev/null 2>&1 || status=1
+    # (stdin from /dev/null: mpirun would read the rest of the exercises' list)
+    "$ladder" report "$out/$file.json" --out "$out/report/$file" </dev/null >/dev/null 2>&1 || status=1
     # Kept: the tables; `ladder report` draws the charts and the page again from the results.
     find "$out/report/$file" -type f ! -name '*.md' ! -name '*.csv' -delete
     find "$out/report/$file" -type d -empty -delete
