@@ -20,7 +20,15 @@ function(ladder_backend_result backend found why_not)
     message(FATAL_ERROR "hpc-ladder: LADDER_${backend}=ON but ${why_not}")
   else()
     message(STATUS "hpc-ladder: ${backend} rungs skipped: ${why_not}")
+    set(LADDER_NO_${backend}_REASON "${why_not}" PARENT_SCOPE)  # what each of its rungs says
   endif()
+endfunction()
+
+# A backend the user turned off: said at configure time, and as the reason
+# each of its rungs gives (LADDER_NO_<backend>_REASON, where a build uses it).
+function(ladder_backend_off backend)
+  message(STATUS "hpc-ladder: ${backend} rungs skipped: LADDER_${backend}=OFF")
+  set(LADDER_NO_${backend}_REASON "LADDER_${backend}=OFF" PARENT_SCOPE)
 endfunction()
 
 # OpenMP from the compiler.
@@ -28,7 +36,7 @@ if(NOT LADDER_OPENMP STREQUAL "OFF")
   find_package(OpenMP COMPONENTS CXX)
   ladder_backend_result(OPENMP "${OpenMP_CXX_FOUND}" "the compiler has no OpenMP support")
 else()
-  message(STATUS "hpc-ladder: OPENMP rungs skipped: LADDER_OPENMP=OFF")
+  ladder_backend_off(OPENMP)
 endif()
 
 # OpenMP target offload (the openmp_target rungs) needs a second compiler:
@@ -72,15 +80,10 @@ if(NOT LADDER_OPENMP_TARGET STREQUAL "OFF")
              "and the CUDA toolkit)")
     endif()
   endif()
-  set(found ON)
-  if(why_not)
-    set(found OFF)
-  endif()
+  string(COMPARE EQUAL "${why_not}" "" found)  # found: no reason why not
   ladder_backend_result(OPENMP_TARGET "${found}" "${why_not}")
-  set(LADDER_NO_OPENMP_TARGET_REASON "${why_not}")
 else()
-  message(STATUS "hpc-ladder: OPENMP_TARGET rungs skipped: LADDER_OPENMP_TARGET=OFF")
-  set(LADDER_NO_OPENMP_TARGET_REASON "LADDER_OPENMP_TARGET=OFF")
+  ladder_backend_off(OPENMP_TARGET)
 endif()
 
 # OpenCL through the ICD loader; the platform (PoCL, a GPU driver) is found at run time.
@@ -89,7 +92,7 @@ if(NOT LADDER_OPENCL STREQUAL "OFF")
   ladder_backend_result(OPENCL "${OpenCL_FOUND}"
     "no OpenCL ICD loader and headers (Debian: ocl-icd-opencl-dev opencl-headers)")
 else()
-  message(STATUS "hpc-ladder: OPENCL rungs skipped: LADDER_OPENCL=OFF")
+  ladder_backend_off(OPENCL)
 endif()
 
 # CUDA when nvcc is found. Kernels compile without a GPU; they run where one is.
@@ -118,11 +121,8 @@ if(NOT LADDER_CUDA STREQUAL "OFF")
     message(STATUS "hpc-ladder: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES}")
   endif()
   ladder_backend_result(CUDA "${CMAKE_CUDA_COMPILER}" "nvcc was not found (set CUDACXX or put nvcc on PATH)")
-  # What a build without CUDA tells the user of each skipped CUDA rung (bench/src/no_cuda.cpp).
-  set(LADDER_NO_CUDA_REASON "nvcc was not found")
 else()
-  message(STATUS "hpc-ladder: CUDA rungs skipped: LADDER_CUDA=OFF")
-  set(LADDER_NO_CUDA_REASON "LADDER_CUDA=OFF")
+  ladder_backend_off(CUDA)
 endif()
 
 # MPI for the distributed rungs (Open MPI from Debian: openmpi-bin, libopenmpi-dev).
@@ -131,7 +131,7 @@ if(NOT LADDER_MPI STREQUAL "OFF")
   ladder_backend_result(MPI "${MPI_CXX_FOUND}" "no MPI found (Debian: openmpi-bin libopenmpi-dev)")
   find_program(LADDER_MPIEXEC NAMES mpirun mpiexec HINTS ${MPIEXEC_EXECUTABLE})
 else()
-  message(STATUS "hpc-ladder: MPI rungs skipped: LADDER_MPI=OFF")
+  ladder_backend_off(MPI)
 endif()
 
 # NCCL for GPU-to-GPU traffic between the ranks of the MPI rungs with a GPU
@@ -152,7 +152,7 @@ if(NOT LADDER_NCCL STREQUAL "OFF")
     ladder_backend_result(NCCL "" "its rungs need both CUDA and MPI")
   endif()
 else()
-  message(STATUS "hpc-ladder: NCCL rungs skipped: LADDER_NCCL=OFF")
+  ladder_backend_off(NCCL)
 endif()
 
 # Warnings for every target of the project.

@@ -223,6 +223,11 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
               f" and {noise[1] * 100:.0f} % within B", file=out)
     print(f"{'exercise / size / rung':52} {'figure':9} {'timer':7} {'A':>11} {'B':>11} {'B/A':>7} {'allowed':>8}  verdict",
           file=out)
+    def not_compared_peer(name, key, said, noted):
+        """A peer skipped in one run (its library missing there): nothing was timed there to compare."""
+        print(f"{name:52} {said}: not compared", file=out)
+        not_compared.append(f"{key[0]}/{key[-1]} {noted}")
+
     for key in sorted(set(a_rows) | set(b_rows), key=str):
         ranks = f" / {key[4]} ranks" if key[4] != 1 else ""
         name = f"{key[0]} / {key[1]}{ranks} / {key[-1]}"
@@ -232,8 +237,7 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
         if key not in a_rows or key not in b_rows:
             side, (_, row) = ("A", a_rows[key]) if key in a_rows else ("B", b_rows[key])
             if peer and row.get("status") == "skipped":
-                print(f"{name:52} only in {side}, skipped there: not compared", file=out)
-                not_compared.append(f"{key[0]}/{key[-1]} only in {side}, skipped")
+                not_compared_peer(name, key, f"only in {side}, skipped there", f"only in {side}, skipped")
                 continue
             print(f"{name:52} only in {side}", file=out)
             differ = True
@@ -247,8 +251,8 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
             # A peer whose library one machine lacks was timed in one run only: nothing to compare, no difference.
             if peer and "skipped" in (a.get("status"), b.get("status")):
                 side, row = ("A", a) if a.get("status") == "skipped" else ("B", b)
-                print(f"{name:52} skipped in {side} ({row.get('reason', 'no reason given')}): not compared", file=out)
-                not_compared.append(f"{key[0]}/{key[-1]} skipped in {side}")
+                not_compared_peer(name, key, f"skipped in {side} ({row.get('reason', 'no reason given')})",
+                                  f"skipped in {side}")
                 continue
             print(f"{name:52} status {a.get('status')} in A, {b.get('status')} in B", file=out)
             differ = True

@@ -116,6 +116,15 @@ def cupy_timer(cupy, function):
     return once
 
 
+def cupy_peer(cupy, name, call, compare=None, dtype=None):
+    """A peer on the GPU, as peers() yields it: call() (CuPy arrays already on the device) timed by CUDA
+    events, and its result brought to the host for the check, as `dtype` where the reference's differs."""
+    def result():
+        got = cupy.asnumpy(call())
+        return got if dtype is None else got.astype(dtype)
+    return name, "gpu", lambda: (cupy_timer(cupy, call), result) + ((compare,) if compare else ())
+
+
 def import_cv2():
     try:
         import cv2

@@ -7,12 +7,7 @@
 #   test_adding_an_exercise.sh LADDER_WITH_TOY LADDER
 set -uo pipefail
 toy=$1 ladder=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-expect() {  # expect DESCRIPTION PATTERN FILE
-  if grep -Eq -- "$2" "$3"; then echo "ok: $1"; else echo "FAILED: $1 (no /$2/ in:)"; cat "$3"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/shell_test.sh"  # $work, $failures, expect
 
 "$toy" list >"$work/list.txt" 2>&1
 expect "listed, with its rungs" "^toy_double: y = 2x" "$work/list.txt"

@@ -53,6 +53,17 @@ class NpyTest : public ::testing::Test {
       EXPECT_NE(std::string(error.what()).find(name), std::string::npos) << "message should name the file";
     }
   }
+  // A header's dictionary as NumPy writes it.
+  static std::string dict(const std::string& descr, const std::string& shape, bool fortran = false) {
+    return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape +
+           ", }";
+  }
+  // A file of that header and `data`, which read_npy must refuse saying `fragment`.
+  void expect_file_refused(const std::string& name, const std::string& dictionary, const std::string& data,
+                           const std::string& fragment) const {
+    write_bytes(name, header(dictionary) + data);
+    expect_refused(name, fragment);
+  }
   fs::path directory_;
 };
 
@@ -105,24 +116,18 @@ TEST_F(NpyTest, RefusesAFileWithoutTheMagic) {
 }
 
 TEST_F(NpyTest, RefusesTruncatedData) {
-  write_bytes("short.npy", header("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }") + "12345678");
-  expect_refused("short.npy", "needs 16 bytes of data, the file holds 8");
+  expect_file_refused("short.npy", dict("<f4", "(4,)"), "12345678", "needs 16 bytes of data, the file holds 8");
 }
 
 TEST_F(NpyTest, RefusesTrailingData) {
-  write_bytes("long.npy", header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }") + "12345678");
-  expect_refused("long.npy", "needs 4 bytes of data, the file holds 8");
+  expect_file_refused("long.npy", dict("<f4", "(1,)"), "12345678", "needs 4 bytes of data, the file holds 8");
 }
 
 TEST_F(NpyTest, RefusesFortranOrder) {
-  write_bytes("f.npy", header("{'descr': '<f4', 'fortran_order': True, 'shape': (1, 1), }") + "1234");
-  expect_refused("f.npy", "Fortran");
+  expect_file_refused("f.npy", dict("<f4", "(1, 1)", true), "1234", "Fortran");
 }
 
-TEST_F(NpyTest, RefusesBigEndian) {
-  write_bytes("be.npy", header("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }") + "1234");
-  expect_refused("be.npy", "big-endian");
-}
+TEST_F(NpyTest, RefusesBigEndian) { expect_file_refused("be.npy", dict(">f4", "(1,)"), "1234", "big-endian"); }
 
 TEST_F(NpyTest, ReadsBooleansAsUint8) {
   write_bytes("bool.npy", header("{'descr': '|b1', 'fortran_order': False, 'shape': (2, 2), }") +
@@ -135,34 +140,27 @@ TEST_F(NpyTest, ReadsBooleansAsUint8) {
 }
 
 TEST_F(NpyTest, RefusesUnsupportedDtypesNamingTheAcceptedOnes) {
-  write_bytes("c.npy", header("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }") + "12345678");
-  expect_refused("c.npy", "accepted: bool, uint8");
+  expect_file_refused("c.npy", dict("<c8", "(1,)"), "12345678", "accepted: bool, uint8");
 }
 
 TEST_F(NpyTest, RefusesShapesThatWrapPast64Bits) {
   // The product of (3, 2, 2^63 + 1) wraps to a few bytes; so does 2^32 x 2^32.
-  write_bytes("wrap.npy", header("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2, 9223372036854775809), }") +
-                              "123456789012");
-  expect_refused("wrap.npy", "not a non-negative integer below 10^18");
-  write_bytes("wrap2.npy", header("{'descr': '<u2', 'fortran_order': False, 'shape': (4294967296, 4294967296), }"));
-  expect_refused("wrap2.npy", "overflows");
-  write_bytes("wrap3.npy", header("{'descr': '<f8', 'fortran_order': False, 'shape': (576460752303423488, 64), }"));
-  expect_refused("wrap3.npy", "overflows");
+  expect_file_refused("wrap.npy", dict("<f4", "(3, 2, 9223372036854775809)"), "123456789012",
+                      "not a non-negative integer below 10^18");
+  expect_file_refused("wrap2.npy", dict("<u2", "(4294967296, 4294967296)"), "", "overflows");
+  expect_file_refused("wrap3.npy", dict("<f8", "(576460752303423488, 64)"), "", "overflows");
 }
 
 TEST_F(NpyTest, RefusesNegativeAndMalformedDimensions) {
   for (const char* shape : {"(-12,)", "(12L,)", "(1.5,)", "(,)", "(3,,4)", "(0x10,)"}) {
-    write_bytes("dims.npy", header(std::string("{'descr': '<f4', 'fortran_order': False, 'shape': ") + shape + ", }") +
-                                std::string(48, '\0'));
-    expect_refused("dims.npy", "is not a non-negative integer");
+    expect_file_refused("dims.npy", dict("<f4", shape), std::string(48, '\0'), "is not a non-negative integer");
   }
 }
 
 TEST_F(NpyTest, RefusesAHugeShapeBeforeAllocatingIt) {
   // 2^40 float32 elements backed by 48 bytes: refused from the header and the file's size alone.
-  write_bytes("huge.npy", header("{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }") +
-                              std::string(48, '\0'));
-  expect_refused("huge.npy", "needs 4398046511104 bytes of data, the file holds 48");
+  expect_file_refused("huge.npy", dict("<f4", "(1099511627776,)"), std::string(48, '\0'),
+                      "needs 4398046511104 bytes of data, the file holds 48");
 }
 
 // The memory check reads the header alone: a 1 TiB array (a sparse file,

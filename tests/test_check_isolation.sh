@@ -11,12 +11,7 @@
 #   test_check_isolation.sh SOURCE_DIR LADDER
 set -uo pipefail
 source_dir=$1 ladder=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-expect() {  # expect DESCRIPTION PATTERN FILE
-  if grep -Eq -- "$2" "$3"; then echo "ok: $1"; else echo "FAILED: $1 (no /$2/ in:)"; cat "$3"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/shell_test.sh"  # $work, $failures, expect
 if "$ladder" list | grep -Eq "^  opencl +opencl +cannot run here"; then echo "skipped: no OpenCL device"; exit 77; fi
 
 # 1. primes_trial without its bounds test: the work-items of the last

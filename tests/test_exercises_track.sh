@@ -18,12 +18,7 @@
 #   test_exercises_track.sh SOURCE_DIR LADDER copy LADDER_PARTICIPANT_COPY
 set -uo pipefail
 source_dir=$1 ladder=$2 part=$3 participant_copy=${4:-}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-expect() {  # expect DESCRIPTION PATTERN FILE
-  if grep -Eq -- "$2" "$3"; then echo "ok: $1"; else echo "FAILED: $1 (no /$2/ in:)"; cat "$3"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/shell_test.sh"  # $work, $failures, expect
 refuse() {  # refuse DESCRIPTION PATTERN FILE
   if grep -Eq -- "$2" "$3"; then echo "FAILED: $1 (/$2/ in:)"; cat "$3"; failures=$((failures + 1)); else echo "ok: $1"; fi
 }

@@ -13,12 +13,7 @@ schema=$(dirname "$0")/../reports/results.schema.json
 command -v mpirun >/dev/null || { echo "skipped: mpirun is not installed (Debian: openmpi-bin)"; exit 77; }
 # Open MPI as root (CI, containers) needs its consent; NVLink multicast stays off wherever NCCL may run.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-expect() {  # expect DESCRIPTION PATTERN FILE
-  if grep -Eq -- "$2" "$3"; then echo "ok: $1"; else echo "FAILED: $1 (no /$2/ in:)"; cat "$3"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/shell_test.sh"  # $work, $failures, expect
 
 for exercise in histogram kappa_sigma convolution median_filter; do
   for ranks in 1 2 3; do

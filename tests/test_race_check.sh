@@ -14,12 +14,7 @@
 set -uo pipefail
 source_dir=$1 ladder=$(realpath "$2") mode=$3
 command -v oclgrind >/dev/null || { echo "skipped: oclgrind is not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-expect() {  # expect DESCRIPTION PATTERN FILE
-  if grep -Eq -- "$2" "$3"; then echo "ok: $1"; else echo "FAILED: $1 (no /$2/ in:)"; cat "$3"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/shell_test.sh"  # $work, $failures, expect
 expect_status() {  # expect_status DESCRIPTION WANTED GOT FILE
   if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAILED: $1 (exit $3, not $2):"; cat "$4"; failures=$((failures + 1)); fi
 }

@@ -40,6 +40,23 @@ def report(results_path, out):
     check(run.returncode == 0, f"ladder report {results_path}: exit {run.returncode}: {run.stderr}")
 
 
+def run_peers(results_path, *options):
+    """reports/peers.py over a results file, as a user runs it: its peers join the file."""
+    return subprocess.run([sys.executable, str(Path(__file__).parent.parent / "reports" / "peers.py"),
+                           str(results_path), "--ladder", ladder, *options], capture_output=True, text=True)
+
+
+def run_briefly_with_peers(out, *arguments):
+    """`ladder run ARGUMENTS` at the tiny size, briefly timed, into `out`, then its peers into the same file;
+    each step checked to succeed."""
+    run = subprocess.run([ladder, "run", *arguments, "--size", "tiny", "--min-time", "0.005", "--repetitions", "3",
+                          "--out", str(out)], capture_output=True, text=True)
+    check(run.returncode == 0, f"ladder run {' '.join(arguments)}: {run.stderr}")
+    peers = run_peers(out, "--min-time", "0.01")
+    check(peers.returncode == 0, f"peers.py {' '.join(arguments)}: {peers.stderr}")
+    return peers
+
+
 def json_rows(results):
     for entry in results["results"]:
         for row in entry["rungs"]:
@@ -127,13 +144,8 @@ with tempfile.TemporaryDirectory() as directory:
 
     # A fresh run here, with a sweep; rungs that cannot run here are skipped and must be marked.
     fresh = d / "fresh.json"
-    run = subprocess.run([ladder, "run", "vector_add", "--size", "tiny", "--min-time", "0.005", "--repetitions", "3",
-                          "--sweep", "n=1000,100000", "--out", str(fresh)], capture_output=True, text=True)
-    check(run.returncode == 0, f"ladder run: {run.stderr}")
     # Peers timed on the same inputs join the file, and the report shows them.
-    peers = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "reports" / "peers.py"), str(fresh),
-                            "--ladder", ladder, "--min-time", "0.01"], capture_output=True, text=True)
-    check(peers.returncode == 0, f"peers.py: {peers.stderr}")
+    peers = run_briefly_with_peers(fresh, "vector_add", "--sweep", "n=1000,100000")
     with_peers = json.loads(fresh.read_text())
     # A skipped peer is said, with its reason, where run.sh's user sees it: as it is skipped and once at the end.
     skipped = {(p["name"], p["reason"]) for e in with_peers["results"] for p in e["peers"] if p["status"] == "skipped"}
@@ -176,9 +188,7 @@ with tempfile.TemporaryDirectory() as directory:
     # The time budget holds a slow peer to fewer repetitions (at least three), as it does a slow rung.
     budgeted = d / "budgeted.json"
     budgeted.write_text(fresh.read_text())
-    peers = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "reports" / "peers.py"), str(budgeted),
-                            "--ladder", ladder, "--min-time", "1", "--time-budget", "1e-9"],
-                           capture_output=True, text=True)
+    peers = run_peers(budgeted, "--min-time", "1", "--time-budget", "1e-9")
     check(peers.returncode == 0, f"peers.py --time-budget: {peers.stderr}")
     counts = [p["timings"]["compute"]["repetitions"] for e in json.loads(budgeted.read_text())["results"]
               for p in e["peers"] if p["status"] == "ok"]
@@ -242,12 +252,7 @@ with tempfile.TemporaryDirectory() as directory:
     # both checked against the serial rung's flags.
     import ctypes.util
     primes = d / "primes.json"
-    run = subprocess.run([ladder, "run", "primes", "--size", "tiny", "--variants", "serial", "--min-time", "0.005",
-                          "--repetitions", "3", "--out", str(primes)], capture_output=True, text=True)
-    check(run.returncode == 0, f"ladder run primes: {run.stderr}")
-    peers = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "reports" / "peers.py"), str(primes),
-                            "--ladder", ladder, "--min-time", "0.01"], capture_output=True, text=True)
-    check(peers.returncode == 0, f"peers.py primes: {peers.stderr}")
+    run_briefly_with_peers(primes, "primes", "--variants", "serial")
     rows = {p["name"]: p for p in json.loads(primes.read_text())["results"][0]["peers"]}
     check(len(rows) == 2 and all(n.startswith("primesieve") for n in rows), f"two primesieve peers: {list(rows)}")
     installed = ctypes.util.find_library("primesieve") is not None

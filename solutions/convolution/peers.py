@@ -3,7 +3,7 @@ same inputs as the rungs. `peers(inputs, parameters)` yields them (reports/peer_
 
 import numpy as np
 
-from peer_tools import host_timer, cupy_timer, import_cv2, opencv_thread_counts, with_threads, import_cupy
+from peer_tools import host_timer, cupy_peer, import_cv2, opencv_thread_counts, with_threads, import_cupy
 
 
 def peers(inputs, parameters):
@@ -57,6 +57,5 @@ def peers(inputs, parameters):
         return
     import cupyx.scipy.signal
     di, dk = cupy.asarray(image), cupy.asarray(kernel)
-    yield ("cupyx.scipy.signal.convolve2d(image, kernel)", "gpu",
-           lambda: (cupy_timer(cupy, lambda: cupyx.scipy.signal.convolve2d(di, dk)),
-                    lambda: cupy.asnumpy(cupyx.scipy.signal.convolve2d(di, dk)), compare))
+    yield cupy_peer(cupy, "cupyx.scipy.signal.convolve2d(image, kernel)",
+                    lambda: cupyx.scipy.signal.convolve2d(di, dk), compare)

@@ -3,7 +3,7 @@ same inputs as the rungs. `peers(inputs, parameters)` yields them (reports/peer_
 
 import numpy as np
 
-from peer_tools import host_timer, cupy_timer, import_cv2, opencv_thread_counts, with_threads, import_cupy
+from peer_tools import host_timer, cupy_peer, import_cv2, opencv_thread_counts, with_threads, import_cupy
 
 
 def peers(inputs, parameters):
@@ -26,6 +26,5 @@ def peers(inputs, parameters):
         yield "cupy.bincount", "gpu", why
         return
     dv = cupy.asarray(values)
-    yield ("cupy.bincount(values, minlength=256)", "gpu",
-           lambda: (cupy_timer(cupy, lambda: cupy.bincount(dv, minlength=256)),
-                    lambda: cupy.asnumpy(cupy.bincount(dv, minlength=256)).astype(np.uint32)))
+    yield cupy_peer(cupy, "cupy.bincount(values, minlength=256)", lambda: cupy.bincount(dv, minlength=256),
+                    dtype=np.uint32)

@@ -5,7 +5,7 @@ import functools
 
 import numpy as np
 
-from peer_tools import host_timer, cupy_timer, import_cupy
+from peer_tools import host_timer, cupy_peer, import_cupy
 
 
 def lesson_kappa_sigma(xp, data, kappa):
@@ -58,6 +58,4 @@ def peers(inputs, parameters):
         yield "cupy: the lesson's loop", "gpu", why
         return
     di = cupy.asarray(image)
-    yield ("cupy: the lesson's loop", "gpu",
-           lambda: (cupy_timer(cupy, lambda: lesson_kappa_sigma(cupy, di, kappa)),
-                    lambda: cupy.asnumpy(lesson_kappa_sigma(cupy, di, kappa)), compare))
+    yield cupy_peer(cupy, "cupy: the lesson's loop", lambda: lesson_kappa_sigma(cupy, di, kappa), compare)

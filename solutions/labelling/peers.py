@@ -3,7 +3,7 @@ same inputs as the rungs. `peers(inputs, parameters)` yields them (reports/peer_
 
 import numpy as np
 
-from peer_tools import host_timer, cupy_timer, import_cv2, opencv_thread_counts, with_threads, import_cupy
+from peer_tools import host_timer, cupy_peer, import_cv2, opencv_thread_counts, with_threads, import_cupy
 
 
 def peers(inputs, parameters):
@@ -36,6 +36,5 @@ def peers(inputs, parameters):
     import cupyx.scipy.ndimage
     di = cupy.asarray(image)
     ds = None if structure is None else cupy.asarray(structure)
-    yield ("cupyx.scipy.ndimage.label(image)", "gpu",
-           lambda: (cupy_timer(cupy, lambda: cupyx.scipy.ndimage.label(di, ds)),
-                    lambda: cupy.asnumpy(cupyx.scipy.ndimage.label(di, ds)[0]).astype(np.int32)))
+    yield cupy_peer(cupy, "cupyx.scipy.ndimage.label(image)", lambda: cupyx.scipy.ndimage.label(di, ds)[0],
+                    dtype=np.int32)

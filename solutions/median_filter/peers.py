@@ -3,7 +3,7 @@ same inputs as the rungs. `peers(inputs, parameters)` yields them (reports/peer_
 
 import numpy as np
 
-from peer_tools import host_timer, cupy_timer, import_cv2, opencv_thread_counts, with_threads, import_cupy
+from peer_tools import host_timer, cupy_peer, import_cv2, opencv_thread_counts, with_threads, import_cupy
 
 
 def peers(inputs, parameters):
@@ -38,8 +38,7 @@ def peers(inputs, parameters):
     import cupyx.scipy.ndimage
     di = cupy.asarray(image)
     device_run = lambda: finish(cupy, di, cupyx.scipy.ndimage.median_filter(di, size=size, mode="reflect"))
-    yield ("cupyx.scipy.ndimage.median_filter", "gpu",
-           lambda: (cupy_timer(cupy, device_run), lambda: cupy.asnumpy(device_run())))
+    yield cupy_peer(cupy, "cupyx.scipy.ndimage.median_filter", device_run)
 
 
 def opencv_median_peers(image, k, finish):

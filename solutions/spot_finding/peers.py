@@ -3,7 +3,7 @@ same inputs as the rungs. `peers(inputs, parameters)` yields them (reports/peer_
 
 import numpy as np
 
-from peer_tools import host_timer, cupy_timer, import_cupy
+from peer_tools import host_timer, cupy_peer, import_cupy
 
 
 def spot_finding_settings(parameters):
@@ -70,5 +70,4 @@ def peers(inputs, parameters):
         v = di.astype(cupy.float64) * valid
         box = lambda a: cupy.rint(cupyx.scipy.ndimage.uniform_filter(a, size, mode="constant") * window)
         return dispersion_test(cupy, di, dm, box(valid), box(v), box(v * v), sigma_b, sigma_s, min_count, threshold)
-    yield ("cupyx.scipy.ndimage.uniform_filter formulation (float64)", "gpu",
-           lambda: (cupy_timer(cupy, dispersion), lambda: cupy.asnumpy(dispersion()), compare))
+    yield cupy_peer(cupy, "cupyx.scipy.ndimage.uniform_filter formulation (float64)", dispersion, compare)

@@ -3,7 +3,7 @@ same inputs as the rungs. `peers(inputs, parameters)` yields them (reports/peer_
 
 import numpy as np
 
-from peer_tools import host_timer, cupy_timer, import_cupy
+from peer_tools import host_timer, cupy_peer, import_cupy
 
 
 def peers(inputs, parameters):
@@ -16,4 +16,4 @@ def peers(inputs, parameters):
         return
     da, db = cupy.asarray(a), cupy.asarray(b)
     dc = cupy.empty_like(da)
-    yield "cupy a + b", "gpu", lambda: (cupy_timer(cupy, lambda: cupy.add(da, db, out=dc)), lambda: cupy.asnumpy(dc))
+    yield cupy_peer(cupy, "cupy a + b", lambda: cupy.add(da, db, out=dc))

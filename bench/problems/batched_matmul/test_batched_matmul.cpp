@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 
 #include "bench/problems/batched_matmul/given/naive.hpp"
 #include "ladder/error.hpp"
@@ -19,6 +20,20 @@ using testing::RungCase;
 
 Params shape(const std::string& batch, const std::string& m, const std::string& n, const std::string& p) {
   return Params(std::map<std::string, std::string>{{"batch", batch}, {"m", m}, {"n", n}, {"p", p}});
+}
+
+// A generated case at the tiny size with this shape: its inputs and their reference.
+struct GeneratedCase {
+  std::unique_ptr<Problem> problem;
+  Params params;
+  Arrays inputs, expected;
+};
+GeneratedCase generated_case(const Params& dimensions, std::uint64_t seed) {
+  GeneratedCase made{make_problem("batched_matmul"), {}, {}, {}};
+  made.params = made.problem->resolve("tiny", dimensions);
+  made.inputs = made.problem->generate(made.params, seed);
+  made.expected = made.problem->reference(made.inputs, made.params);
+  return made;
 }
 
 class BatchedMatmulRungTest : public ::testing::TestWithParam<RungCase> {};
@@ -40,15 +55,12 @@ INSTANTIATE_TEST_SUITE_P(Rungs, BatchedMatmulRungTest, ::testing::ValuesIn(testi
                          testing::rung_case_name);
 
 TEST(BatchedMatmulTest, ReferenceIsTheProductSummedInLongDouble) {
-  auto problem = make_problem("batched_matmul");
-  const Params params = problem->resolve("tiny", shape("13", "3", "11", "7"));
-  const Arrays inputs = problem->generate(params, 5);
-  const Arrays expected = problem->reference(inputs, params);
-  auto a = inputs.at("a").view<float>();
-  auto b = inputs.at("b").view<float>();
-  auto c = expected.at("c").view<float>();
-  auto scale = expected.at("scale").view<double>();
-  ASSERT_EQ(expected.at("c").shape(), (std::vector<std::size_t>{13, 3, 7}));
+  const GeneratedCase made = generated_case(shape("13", "3", "11", "7"), 5);
+  auto a = made.inputs.at("a").view<float>();
+  auto b = made.inputs.at("b").view<float>();
+  auto c = made.expected.at("c").view<float>();
+  auto scale = made.expected.at("scale").view<double>();
+  ASSERT_EQ(made.expected.at("c").shape(), (std::vector<std::size_t>{13, 3, 7}));
   for (std::size_t q = 0; q < 13; ++q)
     for (std::size_t i = 0; i < 3; ++i)
       for (std::size_t j = 0; j < 7; ++j) {
@@ -68,14 +80,13 @@ TEST(BatchedMatmulTest, ReferenceIsTheProductSummedInLongDouble) {
 }
 
 TEST(BatchedMatmulTest, CheckFailsAProductWithOneTermMissingAndPassesAFloat32Sum) {
-  auto problem = make_problem("batched_matmul");
-  const Params params = problem->resolve("tiny", shape("50", "4", "64", "3"));
-  const Arrays inputs = problem->generate(params, 9);
-  const Arrays expected = problem->reference(inputs, params);
-  auto a = inputs.at("a").view<float>();
-  auto b = inputs.at("b").view<float>();
+  const GeneratedCase made = generated_case(shape("50", "4", "64", "3"), 9);
+  const Problem& problem = *made.problem;
+  const Arrays& expected = made.expected;
+  auto a = made.inputs.at("a").view<float>();
+  auto b = made.inputs.at("b").view<float>();
   // A float32 sum in the slides' order passes: the bound holds for n = 64.
-  Arrays got = problem->allocate_outputs(inputs, params);
+  Arrays got = problem.allocate_outputs(made.inputs, made.params);
   auto c = got["c"].view<float>();
   for (std::size_t q = 0; q < 50; ++q)
     for (std::size_t i = 0; i < 4; ++i)
@@ -84,17 +95,17 @@ TEST(BatchedMatmulTest, CheckFailsAProductWithOneTermMissingAndPassesAFloat32Sum
         for (std::size_t k = 0; k < 64; ++k) sum += a[(q * 4 + i) * 64 + k] * b[(q * 64 + k) * 3 + j];
         c[(q * 4 + i) * 3 + j] = sum;
       }
-  EXPECT_TRUE(problem->check(got, expected).ok) << problem->check(got, expected).detail;
+  EXPECT_TRUE(problem.check(got, expected).ok) << problem.check(got, expected).detail;
   // The last term of one element left out: off by about a whole term.
   const std::size_t q = 31, i = 2, j = 1;
   c[(q * 4 + i) * 3 + j] -= a[(q * 4 + i) * 64 + 63] * b[(q * 64 + 63) * 3 + j];
-  const CheckResult result = problem->check(got, expected);
+  const CheckResult result = problem.check(got, expected);
   EXPECT_FALSE(result.ok);
   EXPECT_NE(result.detail.find("c[31, 2, 1]"), std::string::npos) << result.detail;
   EXPECT_EQ(result.figures.at("elements_outside"), 1);
   // NaN never passes.
   c[(q * 4 + i) * 3 + j] = std::nanf("");
-  EXPECT_FALSE(problem->check(got, expected).ok);
+  EXPECT_FALSE(problem.check(got, expected).ok);
 }
 
 TEST(BatchedMatmulTest, RefusesWrongDtypesShapesAndSizes) {
