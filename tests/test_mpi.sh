@@ -48,7 +48,7 @@ assert "communication" not in rows["serial"], rows["serial"]
 # nor that each size is slower than the last (16 ms at 128 KiB, seen beside a build).
 probes = results["context"]["communication"]
 assert [(p["backend"], p["ranks"], p["machines"], p["machine_of_rank"]) for p in probes] == [("mpi", 2, 1, [0, 0])], probes
-for operation in ("exchange", "allreduce"):
+for operation in ("exchange", "allreduce", "reduce"):
     points = probes[0][operation]
     sizes, times = [b for b, _ in points], [t for _, t in points]
     assert len(sizes) >= 3 and sizes == [4 * 8 ** k for k in range(len(sizes))], (operation, points)

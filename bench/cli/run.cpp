@@ -177,22 +177,24 @@ nlohmann::json measure_network(const std::vector<RunRequest>& requests, const Ru
       nccl |= has_gpu_per_rank(rung) && rung_availability(request.exercise, rung, request.track, options).available;
     }
   if (!distributed || mpi_job_ranks() == 1) return nullptr;
-  std::cerr << "measuring communication between the " << mpi_job_ranks() << " ranks (exchange, allreduce; MPI"
+  std::cerr << "measuring communication between the " << mpi_job_ranks() << " ranks (exchange, allreduce, reduce; MPI"
             << (nccl ? ", NCCL" : "") << ")...\n";
   nlohmann::json measured = measure_communication(nccl);
   for (const auto& backend : measured) {
     std::cerr << "  " << backend["backend"].get<std::string>() << ":";
-    for (const char* operation : {"exchange", "allreduce"}) {
+    const char* separator = "";
+    for (const char* operation : {"exchange", "allreduce", "reduce"}) {
       const auto& points = backend[operation];
+      std::cerr << separator << ' ' << operation;
+      separator = ";";
       if (points.empty()) {  // its first size already took over 0.1 s
-        std::cerr << ' ' << operation << ": no size measured";
+        std::cerr << ": no size measured";
         continue;
       }
       const auto& last = points.back();
-      std::cerr << ' ' << operation << ' ' << format_time(points.front()[1]) << " (4 B) to " << format_time(last[1])
-                << " (" << last[0].get<double>() / (1 << 20) << " MiB, "
-                << gigabytes_per_s(last[0].get<double>() / last[1].get<double>()) << ')'
-                << (operation == std::string("exchange") ? ";" : "");
+      std::cerr << ' ' << format_time(points.front()[1]) << " (4 B) to " << format_time(last[1]) << " ("
+                << last[0].get<double>() / (1 << 20) << " MiB, "
+                << gigabytes_per_s(last[0].get<double>() / last[1].get<double>()) << ')';
     }
     std::cerr << '\n';
   }

@@ -432,6 +432,10 @@ class MpiOps final : public CommunicationOps {
     LADDER_MPI(MPI_Allreduce(send_.data(), receive_.data(), static_cast<int>(bytes / sizeof(float)), MPI_FLOAT,
                              MPI_SUM, MPI_COMM_WORLD));
   }
+  void reduce(std::size_t bytes) override {
+    LADDER_MPI(MPI_Reduce(send_.data(), receive_.data(), static_cast<int>(bytes / sizeof(float)), MPI_FLOAT, MPI_SUM,
+                          0, MPI_COMM_WORLD));
+  }
 
  private:
   std::vector<float> send_, receive_;
@@ -501,7 +505,8 @@ nlohmann::json probe(const char* backend, CommunicationOps& ops) {
           {"machine_of_rank", machine_of_rank},
           {"timing", "median of 5 timings (3 from 8 MiB), each the slowest rank's; below 1 MiB, of a batch"},
           {"exchange", time_operation([&](std::size_t bytes) { ops.exchange(bytes); })},
-          {"allreduce", time_operation([&](std::size_t bytes) { ops.allreduce(bytes); })}};
+          {"allreduce", time_operation([&](std::size_t bytes) { ops.allreduce(bytes); })},
+          {"reduce", time_operation([&](std::size_t bytes) { ops.reduce(bytes); })}};
 }
 
 // Every rank: the probe through MPI and, asked and built, through NCCL.

@@ -39,6 +39,11 @@ class NcclOps final : public CommunicationOps {
                               communicator_.get(), stream_->get()));
     LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
   }
+  void reduce(std::size_t bytes) override {
+    LADDER_NCCL(ncclReduce(d_send_.data(), d_receive_.data(), bytes / sizeof(float), ncclFloat, ncclSum, 0,
+                           communicator_.get(), stream_->get()));
+    LADDER_CUDA_CHECK(cudaStreamSynchronize(stream_->get()));
+  }
 
  private:
   // Rank 0's harness goes on with the GPU it had: made current again last of all.

@@ -35,10 +35,10 @@ int mpi_job_ranks();
 // Whether this process was started by mpirun (or another PMIx launcher).
 bool launched_by_mpirun();
 // In a job of several MPI ranks, on rank 0 (the others join it): the time of
-// an exchange between neighbours and of an allreduce against message size,
-// through MPI and, with `nccl` where the build has NCCL, GPU to GPU; the
-// results' context.communication (reports/results.schema.json). Null
-// outside such a job.
+// an exchange between neighbours, of an allreduce and of a reduce to rank 0
+// against message size, through MPI and, with `nccl` where the build has
+// NCCL, GPU to GPU; the results' context.communication
+// (reports/results.schema.json). Null outside such a job.
 nlohmann::json measure_communication(bool nccl);
 
 // For `ladder devices` and the results' context.

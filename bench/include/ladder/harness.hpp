@@ -151,8 +151,8 @@ struct Ceilings {
   double host_fp32_operations_per_s = 0;  // measured with the host bandwidth (0 where it was given)
   std::optional<DeviceCeilings> cuda;
   std::optional<DeviceCeilings> opencl;
-  // In a job of several ranks: the time of an exchange and of an allreduce
-  // against message size, per backend (measure_communication); else null.
+  // In a job of several ranks: the time of an exchange, an allreduce and a
+  // reduce against message size, per backend (measure_communication); else null.
   nlohmann::json communication;
 };
 

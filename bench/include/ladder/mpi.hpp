@@ -92,15 +92,17 @@ class MpiRung : public Rung {
   bool released_ = false;
 };
 
-// The communication probe (measure_communication, backends.hpp) times two
+// The communication probe (measure_communication, backends.hpp) times three
 // operations of a backend at each message size, each one done on this rank
 // when it returns: an exchange (a message to the next rank and one from the
-// rank before, at once, as a halo) and an allreduce of `bytes`.
+// rank before, at once, as a halo), an allreduce of `bytes`, and a reduce of
+// `bytes` (summed to rank 0).
 class CommunicationOps {
  public:
   virtual ~CommunicationOps() = default;
   virtual void exchange(std::size_t bytes) = 0;
   virtual void allreduce(std::size_t bytes) = 0;
+  virtual void reduce(std::size_t bytes) = 0;
 };
 // NCCL's, GPU to GPU (bench/mpi/nccl_probe.cu, where the build has NCCL):
 // made on every rank at once, on the GPU a rung on this rank would take.
