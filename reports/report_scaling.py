@@ -164,10 +164,13 @@ def model_layout(networks, points):
     return "" if per_node == math.inf else f", {per_node} {unit_of(backend)} a node"
 
 
-def link_text(link):
-    return "; ".join(f"{operation} alpha {seconds(link[operation][0])}" + (" a step" if operation == "allreduce" else "")
+def link_text(link, backend):
+    """Each operation's alpha and 1/beta; a reduce only where the probe timed one."""
+    def per_step(operation):  # an alpha paid once a step of a tree (scaling_model.pattern_terms, reduce_terms)
+        return operation == "allreduce" or (operation == "reduce" and backend != "nccl")
+    return "; ".join(f"{operation} alpha {seconds(link[operation][0])}" + (" a step" if per_step(operation) else "")
                      + (f", 1/beta {1e-9 / link[operation][1]:.3g} GB/s" if link[operation][1] > 0 else ", beta 0")
-                     for operation in scaling_model.OPERATIONS)
+                     for operation in scaling_model.OPERATIONS + ("reduce",) if operation in link)
 
 
 def unit_of(backend):
@@ -176,9 +179,9 @@ def unit_of(backend):
 
 def network_text(backend, network):
     """The links the model takes for one backend, and where each comes from: two lines."""
-    lines = [f"- {backend} inside a node ({network['inside_from']}): {link_text(network['inside'])}."]
+    lines = [f"- {backend} inside a node ({network['inside_from']}): {link_text(network['inside'], backend)}."]
     if network["per_node"] != math.inf:
-        lines.append(f"- {backend} between nodes ({network['between_from']}): {link_text(network['between'])};"
+        lines.append(f"- {backend} between nodes ({network['between_from']}): {link_text(network['between'], backend)};"
                      f" {network['per_node']} {unit_of(backend)} a node sharing {network['adapters']:g} network"
                      f" adapter{'s' if network['adapters'] != 1 else ''}.")
     else:

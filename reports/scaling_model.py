@@ -6,7 +6,9 @@ compute() sends (the row's "communication"), each at the cost of the link it tak
 link: inside a node (fitted to the run's probe of its network, context.communication) and between nodes
 (fitted to the probe where the run spanned several machines, else read from a machine file: a site's
 adapters, latency and bandwidth, written down with their source). The ranks fill one node after another,
-`per_node` to a node, so a prediction at 64 GPUs with 4 GPUs a node is one of 16 nodes.
+`per_node` to a node, so a prediction at 64 GPUs with 4 GPUs a node is one of 16 nodes. An exchange and an
+allreduce take their own fits; a reduce inside a node its own where the probe timed one (reduce_terms),
+else, and between nodes, the exchange's, as point-to-point messages in a tree.
 """
 import json
 import math
@@ -17,6 +19,8 @@ MACHINES = Path(__file__).with_name("machines")
 # The machine file used where the run had one node and names none: 4 GPUs a node, an InfiniBand HDR
 # adapter for each, as on JUWELS Booster.
 DEFAULT_MACHINE = MACHINES / "4-gpus-4x200g-infiniband.json"
+# Every probe's and every machine file's. A probe may also hold a "reduce" (those since it was probed):
+# fitted inside a node only (fit_links).
 OPERATIONS = ("exchange", "allreduce")
 
 
@@ -33,6 +37,20 @@ def pattern_terms(pattern, ranks):
     if pattern == "reduce":  # a binomial tree (a broadcast too): log2 p messages one after another
         return float(steps), float(steps)
     raise ValueError(f"unknown communication pattern {pattern!r}")
+
+
+def reduce_terms(backend, ranks):
+    """(steps, share) of a reduce among `ranks` ranks priced with its own fit (the probe's "reduce"): the law
+    follows how the backend runs it. NCCL pipelines a reduce in chunks along a ring (or a tree) of the GPUs, so
+    a small one costs about one launch's latency whatever p (its 4-byte allreduce took 18.2 us on 2 H200s,
+    19.0 on 4) and each byte crosses a link once: one step, share 1. Under log2 p steps that flat latency
+    could not be fitted: 2 GPUs' and 4 GPUs' times would ask one alpha and twice it. MPI's reduce is a
+    binomial tree, log2 p messages one after another, so it keeps pattern_terms' law."""
+    if ranks <= 1:
+        return 0.0, 0.0
+    if backend == "nccl":
+        return 1.0, 1.0
+    return pattern_terms("reduce", ranks)
 
 
 def fit_cost(samples):
@@ -96,11 +114,16 @@ def machine_link(machine, backend):
             for operation, link in machine["between_nodes"][backend].items() if operation in OPERATIONS}
 
 
-def link_cost(link, pattern, ranks, volume):
-    """Seconds of one message of `volume` bytes among `ranks` ranks over one kind of link. A reduce is
-    point-to-point messages in a tree, so it takes the exchange's alpha and beta; an allreduce its own."""
-    alpha, beta = link["allreduce" if pattern == "allreduce" else "exchange"]
-    steps, share = pattern_terms(pattern, ranks)
+def link_cost(link, pattern, ranks, volume, backend):
+    """Seconds of one message of `volume` bytes among `ranks` ranks of `backend` over one kind of link. An
+    exchange and an allreduce take their own alpha and beta; a reduce its own where the link has them (a probe
+    that timed one, inside a node), else it is point-to-point messages in a tree at the exchange's."""
+    if pattern == "reduce" and "reduce" in link:
+        alpha, beta = link["reduce"]
+        steps, share = reduce_terms(backend, ranks)
+    else:
+        alpha, beta = link["allreduce" if pattern == "allreduce" else "exchange"]
+        steps, share = pattern_terms(pattern, ranks)
     return alpha * steps + beta * volume * share
 
 
@@ -113,15 +136,16 @@ def message_cost(network, pattern, ranks, volume):
       the bytes with its peers on the other nodes (sharing the node's adapters), then they allgather."""
     here = min(ranks, network["per_node"])
     nodes = math.ceil(ranks / network["per_node"])
-    inside, between = network["inside"], network["between"]
+    inside, between, backend = network["inside"], network["between"], network["backend"]
     if nodes == 1:
-        return link_cost(inside, pattern, ranks, volume)
+        return link_cost(inside, pattern, ranks, volume, backend)
     if pattern == "exchange":
-        return link_cost(between, pattern, ranks, volume)
+        return link_cost(between, pattern, ranks, volume, backend)
     if pattern == "reduce":
-        return link_cost(inside, pattern, here, volume) + link_cost(between, pattern, nodes, volume)
+        return link_cost(inside, pattern, here, volume, backend) + link_cost(between, pattern, nodes, volume, backend)
     crowding = max(1.0, here / network["adapters"])  # ranks a node's adapter carries at once
-    return link_cost(inside, pattern, here, volume) + link_cost(between, pattern, nodes, volume / here * crowding)
+    return (link_cost(inside, pattern, here, volume, backend)
+            + link_cost(between, pattern, nodes, volume / here * crowding, backend))
 
 
 def communication_time(messages, network, ranks):
@@ -130,9 +154,10 @@ def communication_time(messages, network, ranks):
 
 
 def fit_network(context, machine=None):
-    """{backend: network} from the run's probe of its network, where a network is {"inside": link, "between":
-    link, "per_node": ranks a node, "adapters": adapters a node, "ranks": probed counts, "machines": most
-    machines probed, "inside_from": words, "between_from": words}, each link {operation: (alpha, beta)}.
+    """{backend: network} from the run's probe of its network, where a network is {"backend": its name,
+    "inside": link, "between": link, "per_node": ranks a node, "adapters": adapters a node, "ranks": probed
+    counts, "machines": most machines probed, "inside_from": words, "between_from": words}, each link
+    {operation: (alpha, beta)} ("reduce" too inside a node, where the probe timed one).
     Probes on one machine fit the links inside a node; probes across machines (the exchange's edge pairs
     cross between nodes) the links between them. Where the run had one machine, the links between nodes,
     the ranks a node holds and its adapters come from `machine` (a machine file read by read_machine_file);
@@ -145,7 +170,7 @@ def fit_network(context, machine=None):
         alone = [p for p in probes if p.get("machines", 1) == 1]
         spread = [p for p in probes if p.get("machines", 1) > 1]
         inside = fit_links(alone, lambda p: (p["ranks"], None)) if alone else None
-        network = {"ranks": sorted(p["ranks"] for p in probes),
+        network = {"backend": backend, "ranks": sorted(p["ranks"] for p in probes),
                    "machines": max(p.get("machines", 1) for p in probes)}
         if spread:
             # The layout measured: the ranks a node held on the most machines probed.
@@ -178,10 +203,16 @@ def counts_text(probes):
 
 def fit_links(probes, layout, between=False):
     """{operation: (alpha, beta)} fitted to probes. Between nodes, an allreduce's sample is what is left of
-    its time once the part inside the node (by the fitted inside link) is taken out."""
-    samples = {operation: [] for operation in OPERATIONS}
+    its time once the part inside the node (by the fitted inside link) is taken out. A reduce is fitted
+    inside a node only, where the probes timed one: between nodes it takes the exchange's link (link_cost),
+    as a machine file has no reduce."""
+    samples = {operation: [] for operation in OPERATIONS + ("reduce",)}
     for probe in probes:
         ranks, network = layout(probe)
+        if not between:
+            for size, seconds in probe.get("reduce", []):
+                steps, share = reduce_terms(probe["backend"], ranks)
+                samples["reduce"].append((steps, share * size, seconds))
         for operation in OPERATIONS:
             for size, seconds in probe[operation]:
                 if not between:
@@ -191,13 +222,14 @@ def fit_links(probes, layout, between=False):
                     samples[operation].append((1.0, size, seconds))
                 else:
                     here, nodes = network["per_node"], math.ceil(ranks / network["per_node"])
-                    inside = link_cost(network["inside"], operation, here, size) if network["inside"] else 0.0
+                    inside = (link_cost(network["inside"], operation, here, size, network["backend"])
+                              if network["inside"] else 0.0)
                     steps, share = pattern_terms(operation, nodes)
                     if seconds > inside:
                         samples[operation].append((steps, share * size / here, seconds - inside))
-    if not all(samples.values()):
+    if not all(samples[operation] for operation in OPERATIONS):
         return None
-    return {operation: fit_cost(points) for operation, points in samples.items()}
+    return {operation: fit_cost(points) for operation, points in samples.items() if points}
 
 
 def predict(p0, t0, messages, network, counts, kind):

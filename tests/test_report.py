@@ -499,6 +499,31 @@ with tempfile.TemporaryDirectory() as directory:
         got = measured["between"][operation]
         check(abs(got[0] - far_alpha) < 1e-3 * far_alpha and abs(got[1] - far_beta) < 1e-3 * far_beta,
               f"between machines, the {operation} fit finds alpha {far_alpha}, beta {far_beta}, not {got}")
+    # A probe that timed a reduce prices a reduce inside a node by its own fit: through NCCL one latency whatever
+    # the GPUs (its ring pipeline), where without that fit it was log2 p exchanges (2 at 4 GPUs). Between
+    # nodes, the machine file having no reduce, the tree among the nodes takes the exchange's link.
+    check("reduce" not in fits["mpi"]["inside"], "a probe without a reduce fits none")
+    near_alpha, near_beta = 18e-6, 1 / 50e9
+    timed = [dict(probe, backend="nccl", reduce=[[b, near_alpha + near_beta * b] for b in sizes]) for probe in probes]
+    gpus = scaling_model.fit_network({"communication": timed}, machine)["nccl"]
+    got = gpus["inside"]["reduce"]
+    check(abs(got[0] - near_alpha) < 1e-3 * near_alpha and abs(got[1] - near_beta) < 1e-3 * near_beta,
+          f"the NCCL reduce fit finds alpha {near_alpha}, beta {near_beta} flat in p, not {got}")
+    counts = dict(halo, rung="cuda_nccl", communication=[{"pattern": "reduce", "bytes": 1024, "rounds": 1}])
+    model = report_scaling.predict([(1, {}, counts)], "strong", {"nccl": gpus}, [4, 8])
+    far = machine["between_nodes"]["nccl"]["exchange"]
+    t4 = 10e-3 / 4 + near_alpha + near_beta * 1024
+    t8 = 10e-3 / 8 + near_alpha + near_beta * 1024 + far["latency_s"] + 1024 / far["bytes_per_s"]
+    check(abs(model[4][0] - t4) < 1e-12 and abs(model[8][0] - t8) < 1e-12,
+          f"a reduce of 1 KiB: {t4} s on 4 GPUs (one node), {t8} s on 8 (a tree between 2 nodes), not {model}")
+    check(any("reduce alpha 18 us" in line for line in report_scaling.network_text("nccl", gpus)),
+          f"the report names the reduce's fit: {report_scaling.network_text('nccl', gpus)}")
+    # Through MPI a binomial tree: log2 p steps, each of the whole message.
+    tree = [dict(probe, reduce=[[b, math.ceil(math.log2(probe["ranks"])) * (alpha + beta * b)] for b in sizes])
+            for probe in probes]
+    got = scaling_model.fit_network({"communication": tree})["mpi"]["inside"]["reduce"]
+    check(abs(got[0] - alpha) < 1e-3 * alpha and abs(got[1] - beta) < 1e-3 * beta,
+          f"the MPI reduce fit finds alpha {alpha}, beta {beta} a step, not {got}")
     # A machine file that cannot be used: one message, exit 2.
     (d / "machine.json").write_text('{"name": "x", "source": "y", "ranks_per_node": {"mpi": 4, "nccl": 0}}')
     bad = subprocess.run([ladder, "report", str(d / "fresh.json"), "--out", str(d / "nodes"),
