@@ -28,6 +28,8 @@ for exercise in histogram kappa_sigma convolution median_filter; do
   [ $status -eq 0 ] || { echo "FAILED: ladder run --ranks 2 exited $status"; cat "$work/run.txt"; failures=$((failures + 1)); }
   # The ranks' output passes through the supervisor, progress lines ("timing...\r") included; mpirun's does not.
   expect "$exercise: ladder run --ranks 2 prints the mpi rung's row" "^  mpi +(timing\.\.\..*)?ok " "$work/run.txt"
+  expect "$exercise: ladder run --ranks 2 prints its probe of the network" "^  mpi: exchange .*; allreduce .*; reduce " \
+    "$work/run.txt"
   if python3 - "$work/run.json" "$exercise" <<'PY'
 import json, sys
 results = json.load(open(sys.argv[1]))
