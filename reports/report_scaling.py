@@ -166,9 +166,8 @@ def model_layout(networks, points):
 
 def link_text(link, backend):
     """Each operation's alpha and 1/beta; a reduce only where the probe timed one."""
-    def per_step(operation):  # an alpha paid once a step of a tree (scaling_model.pattern_terms, reduce_terms)
-        return operation == "allreduce" or (operation == "reduce" and backend != "nccl")
-    return "; ".join(f"{operation} alpha {seconds(link[operation][0])}" + (" a step" if per_step(operation) else "")
+    return "; ".join(f"{operation} alpha {seconds(link[operation][0])}"
+                     + (" a step" if scaling_model.alpha_per_step(operation, backend) else "")
                      + (f", 1/beta {1e-9 / link[operation][1]:.3g} GB/s" if link[operation][1] > 0 else ", beta 0")
                      for operation in scaling_model.OPERATIONS + ("reduce",) if operation in link)
 

@@ -53,6 +53,14 @@ def reduce_terms(backend, ranks):
     return pattern_terms("reduce", ranks)
 
 
+def alpha_per_step(operation, backend):
+    """Whether an operation's fitted alpha is paid once a step of a tree (so grows with log2 p), by the laws
+    above: the allreduce's always, a reduce's where its own law has steps (MPI's tree, not NCCL's pipeline)."""
+    if operation == "reduce":
+        return reduce_terms(backend, 4)[0] > 1
+    return operation == "allreduce"
+
+
 def fit_cost(samples):
     """(alpha, beta) of seconds = alpha * steps + beta * bytes * share over [(steps, bytes * share, seconds)], by
     least squares. A straight line because a message costs a fixed latency (software, the link's round trip)
