@@ -6,7 +6,7 @@
 //
 //   label_tiles          each block labels one 32×32 tile in shared memory
 //   merge_tile_borders   unites the pixels that touch across tile borders
-//   count_roots          marks and counts the roots
+//   count_roots          counts the roots, from their bits
 //   scan_chunk_counts    one block: the exclusive prefix over the chunks
 //   number_components    label = 1 + the number of roots before my root
 //
@@ -14,14 +14,17 @@
 // label, parent[i] = -1 for background. A union always hangs the larger
 // root under the smaller (atomicMin), so the root of a component ends up
 // at its smallest index, the first pixel in raster order, and the rank of
-// that root among all roots is scipy's number. The last three only read
-// the forest and write the numbers into a separate labels[] array: with
-// nothing changing the forest any more, plain cached loads walk it.
+// that root among all roots is scipy's number. The roots are kept as one
+// bit per pixel while the forest is built: the tile kernels set the bits
+// of their tiles' roots, and a border union clears the bit of the root it
+// links, so counting them reads 2 MB of bits at 4096², not the 67 MB
+// forest. The last three only read the forest and write the numbers into
+// a separate labels[] array: with nothing changing the forest any more,
+// plain cached loads walk it.
 //
 // Which neighbours a pixel unites with is decided as in the serial rung's
 // tree (join_mask below), so most unions are never attempted.
 #include <cstddef>
-
 #include <cuda/atomic>
 
 // Included by the cuda and cuda_rows rungs, each its own copy of the kernels.
@@ -32,10 +35,12 @@ constexpr int kTileHeight = 32;
 constexpr int kTileWarps = 8;  // warp w takes the tile's rows w, w + 8, w + 16, w + 24
 constexpr int kRowsPerWarp = kTileHeight / kTileWarps;
 constexpr int kTileThreads = kTileWidth * kTileWarps;
-constexpr int kBorderThreads = 96;  // >= kTileWidth + 2 * (kTileHeight - 1): the pixels of a tile's borders
-constexpr int kChunk = 1024;        // pixels per block of count_roots
-constexpr int kCountThreads = 256;  // threads per block of count_roots: 4 pixels each
-constexpr int kScanThreads = 1024;  // threads of scan_chunk_counts' one block: 4 counts each, 4096 a pass
+constexpr int kBorderThreads = 96;          // >= kTileWidth + 2 * (kTileHeight - 1): the pixels of a tile's borders
+constexpr int kCountThreads = 1024;         // threads per block of count_roots: a 32-pixel word each
+constexpr int kChunk = 32 * kCountThreads;  // pixels per chunk, a block of count_roots
+constexpr int kNumberThreads = 256;         // threads per block of number_components
+constexpr int kNumberPixels = 4;            // pixels a thread of number_components walks at once
+constexpr int kScanThreads = 1024;          // threads of scan_chunk_counts' one block: 4 counts each, 4096 a pass
 
 // The neighbours a foreground pixel x unites with, from its scan mask:
 // a (up-left), b (up), c (up-right), d (left). d is always joined; the rest
@@ -85,9 +90,11 @@ __device__ __forceinline__ int find_root(int* parent, int i) {
 
 // Hangs the larger of the two roots under the smaller. fetch_min returns
 // what was there: if it was no longer a root (another thread linked it
-// meanwhile), carry on from where it now points.
+// meanwhile), carry on from where it now points. In global memory the
+// roots' bits are kept too (root_bits; nullptr in a tile's shared memory):
+// the one thread whose fetch_min finds b still a root clears b's bit.
 template <cuda::thread_scope Scope>
-__device__ __forceinline__ void unite(int* parent, int a, int b) {
+__device__ __forceinline__ void unite(int* parent, int a, int b, unsigned* root_bits = nullptr) {
   while (true) {
     a = find_root<Scope>(parent, a);
     b = find_root<Scope>(parent, b);
@@ -97,21 +104,39 @@ __device__ __forceinline__ void unite(int* parent, int a, int b) {
       a = b, b = t;
     }
     const int old = element<Scope>(parent, b).fetch_min(a, cuda::memory_order_relaxed);
-    if (old == b) return;
+    if (old == b) {
+      if (root_bits != nullptr) atomicAnd(&root_bits[unsigned(b) / 32], ~(1u << (unsigned(b) % 32)));
+      return;
+    }
     b = old;
   }
 }
 
 __device__ __forceinline__ bool bit(unsigned bits, int lane) { return (bits >> lane) & 1u; }
 
+// Sets the root bits of one tile row: lane l's pixel is first + l (lanes
+// past the image's edge pass false). Called by the whole warp. The row's
+// 32 pixels lie in at most two words of root_bits (one where the image's
+// width is a multiple of 32); other tiles' rows share those words, so the
+// bits go in with atomicOr, from one lane.
+__device__ __forceinline__ void mark_roots(unsigned* root_bits, std::size_t first, bool is_root, int lane) {
+  const unsigned roots = __ballot_sync(0xFFFFFFFFu, is_root);
+  if (lane != 0 || roots == 0) return;
+  const unsigned shift = unsigned(first % 32);
+  atomicOr(&root_bits[first / 32], roots << shift);
+  if (shift != 0 && (roots >> (32 - shift)) != 0) atomicOr(&root_bits[first / 32 + 1], roots >> (32 - shift));
+}
+
 // One block per 32×32 tile (tiles numbered row by row, tiles_across per
 // row); warp w takes the tile's rows w, w + 8, w + 16, w + 24, so that each
 // thread has four loads in flight. The tile's pixels are labelled by
 // union-find in shared memory; each pixel leaves in forest[] the global
-// index of its tile-local root (-1 for background).
+// index of its tile-local root (-1 for background), and each tile-local
+// root sets its bit in root_bits.
 template <int Connectivity>
-__global__ void __launch_bounds__(kTileThreads) label_tiles(const unsigned char* __restrict__ image, int height,
-                                                            int width, int tiles_across, int* __restrict__ forest) {
+__global__ void __launch_bounds__(kTileThreads)
+    label_tiles(const unsigned char* __restrict__ image, int height, int width, int tiles_across,
+                int* __restrict__ forest, unsigned* __restrict__ root_bits) {
   __shared__ int parent[kTileHeight * kTileWidth];
   __shared__ unsigned row_bits[kTileHeight];                            // bit l: pixel (row, l) is foreground
   __shared__ bool left_column[kTileHeight], right_column[kTileHeight];  // the pixels just outside the tile's sides
@@ -159,18 +184,23 @@ __global__ void __launch_bounds__(kTileThreads) label_tiles(const unsigned char*
 #pragma unroll
   for (int k = 0; k < kRowsPerWarp; ++k) {
     const int row = threadIdx.y + k * kTileWarps, y = y0 + row;
-    if (x >= width || y >= height) continue;
-    const int root = fg[k] ? find_root<cuda::thread_scope_block>(parent, row * kTileWidth + lane) : 0;
-    forest[std::size_t(y) * width + x] = fg[k] ? (y0 + root / kTileWidth) * width + x0 + root % kTileWidth : -1;
+    if (y >= height) continue;  // the whole warp: it holds one row
+    const int t = row * kTileWidth + lane;
+    const int root = fg[k] ? find_root<cuda::thread_scope_block>(parent, t) : 0;
+    if (x < width)
+      forest[std::size_t(y) * width + x] = fg[k] ? (y0 + root / kTileWidth) * width + x0 + root % kTileWidth : -1;
+    mark_roots(root_bits, std::size_t(y) * width + x0, fg[k] && root == t, lane);
   }
 }
 
 // One block per tile: thread k takes one pixel of the tile's top row
 // (k < 32), left column (then) or right column (8 only), and makes the
-// unions of its join mask that reach outside the tile.
+// unions of its join mask that reach outside the tile; a root linked
+// under another loses its bit in root_bits.
 template <int Connectivity>
 __global__ void __launch_bounds__(kBorderThreads)
-    merge_tile_borders(const unsigned char* __restrict__ image, int height, int width, int tiles_across, int* forest) {
+    merge_tile_borders(const unsigned char* __restrict__ image, int height, int width, int tiles_across, int* forest,
+                       unsigned* root_bits) {
   const int k = threadIdx.x;
   int lane, row;
   if (k < kTileWidth) {
@@ -192,10 +222,11 @@ __global__ void __launch_bounds__(kBorderThreads)
   const bool c = x + 1 < width && y > 0 && image[i - width + 1];
   const bool d = x > 0 && image[i - 1];
   const unsigned join = join_mask<Connectivity>(a, b, c, d);
-  if ((join & kJoinA) && (lane == 0 || row == 0)) unite<cuda::thread_scope_device>(forest, i, i - width - 1);
-  if ((join & kJoinB) && row == 0) unite<cuda::thread_scope_device>(forest, i, i - width);
-  if ((join & kJoinC) && (lane == kTileWidth - 1 || row == 0)) unite<cuda::thread_scope_device>(forest, i, i - width + 1);
-  if ((join & kJoinD) && lane == 0) unite<cuda::thread_scope_device>(forest, i, i - 1);
+  if ((join & kJoinA) && (lane == 0 || row == 0)) unite<cuda::thread_scope_device>(forest, i, i - width - 1, root_bits);
+  if ((join & kJoinB) && row == 0) unite<cuda::thread_scope_device>(forest, i, i - width, root_bits);
+  if ((join & kJoinC) && (lane == kTileWidth - 1 || row == 0))
+    unite<cuda::thread_scope_device>(forest, i, i - width + 1, root_bits);
+  if ((join & kJoinD) && lane == 0) unite<cuda::thread_scope_device>(forest, i, i - 1, root_bits);
 }
 
 // Exclusive prefix sum of the 32 lanes' values, and the total in *total.
@@ -210,40 +241,38 @@ __device__ __forceinline__ int warp_exclusive_sum(int value, int* total) {
   return sum - value;
 }
 
-// One block per chunk of kChunk pixels, each thread four of them (one per
-// quarter of the chunk, so that a warp's 32 pixels are one 32-pixel word).
-// Marks the roots, the pixels that are their own parent: root_bits has one
-// bit per pixel, word_offsets the number of roots in the chunk before each
-// word, chunk_counts the chunk's total.
+// One block per chunk of kChunk pixels, a thread per 32-pixel word of its
+// root bits (set and cleared while the forest was built): word_offsets
+// gets the number of roots in the chunk before each word, chunk_counts
+// the chunk's total. Chunks of 32768 pixels leave scan_chunk_counts 512
+// counts at 4096², one pass.
 __global__ void __launch_bounds__(kCountThreads)
-    count_roots(const int* __restrict__ forest, unsigned n, unsigned* __restrict__ root_bits,
-                int* __restrict__ word_offsets, int* __restrict__ chunk_counts) {
-  constexpr int kPixelsPerThread = kChunk / kCountThreads, kWarps = kCountThreads / 32;
-  __shared__ int word_counts[kChunk / 32];
+    count_roots(const unsigned* __restrict__ root_bits, int* __restrict__ word_offsets,
+                int* __restrict__ chunk_counts) {
+  constexpr int kWarps = kCountThreads / 32;
+  __shared__ int warp_offsets[kWarps];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-#pragma unroll
-  for (int k = 0; k < kPixelsPerThread; ++k) {
-    const unsigned i = blockIdx.x * kChunk + k * kCountThreads + threadIdx.x;
-    const unsigned bits = __ballot_sync(0xFFFFFFFFu, i < n && forest[i] == int(i));
-    if (lane == 0) {
-      root_bits[i / 32] = bits;
-      word_counts[k * kWarps + warp] = __popc(bits);
-    }
-  }
-  __syncthreads();  // the 32 words' counts are in
+  const unsigned word = blockIdx.x * kCountThreads + threadIdx.x;
+  int warp_total;
+  const int in_warp = warp_exclusive_sum(__popc(root_bits[word]), &warp_total);
+  if (lane == 0) warp_offsets[warp] = warp_total;
+  __syncthreads();  // the warps' totals are in
   if (warp == 0) {
     int total;
-    const int offset = warp_exclusive_sum(word_counts[lane], &total);
-    word_offsets[blockIdx.x * (kChunk / 32) + lane] = offset;
+    const int offset = warp_exclusive_sum(warp_offsets[lane], &total);
+    __syncwarp();  // every lane has read its total before it is replaced
+    warp_offsets[lane] = offset;
     if (lane == 0) chunk_counts[blockIdx.x] = total;
   }
+  __syncthreads();  // the warps' offsets are in
+  word_offsets[word] = warp_offsets[warp] + in_warp;
 }
 
 // One block: counts[k] becomes the sum of counts[0..k). Each pass takes
 // four consecutive counts a thread, so that a warp reads 512 contiguous
 // bytes, and carries the running total to the next pass. One block works
-// alone and its time is the latency of its passes: 1024 threads take a
-// 4096² image's 16384 chunks in 4 passes.
+// alone and its time is the latency of its passes: 1024 threads take an
+// 8192² image's 2048 chunks in one pass.
 __global__ void __launch_bounds__(kScanThreads) scan_chunk_counts(int* counts, unsigned chunks) {
   constexpr int kPerThread = 4, kWarps = kScanThreads / 32;
   __shared__ int warp_offsets[kWarps];
@@ -284,20 +313,43 @@ __global__ void __launch_bounds__(kScanThreads) scan_chunk_counts(int* counts, u
 // labels[i] = 1 + the number of roots before i's root, or 0 for background.
 // Nothing changes the forest any more, so plain (cached) loads walk each
 // pixel to its root: one step to its tile's root, then the few links
-// that the border unions left.
-__global__ void number_components(const int* __restrict__ forest, int* __restrict__ labels, unsigned n,
-                                  const unsigned* __restrict__ root_bits, const int* __restrict__ word_offsets,
-                                  const int* __restrict__ chunk_offsets) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  int root = forest[i];
-  if (root < 0) {
-    labels[i] = 0;
-    return;
+// that the border unions left. A walk is a chain of loads, each waiting
+// for the last, so each thread walks kNumberPixels pixels in step: their
+// loads are in flight together.
+__global__ void __launch_bounds__(kNumberThreads)
+    number_components(const int* __restrict__ forest, int* __restrict__ labels, unsigned n,
+                      const unsigned* __restrict__ root_bits, const int* __restrict__ word_offsets,
+                      const int* __restrict__ chunk_offsets) {
+  unsigned pixel[kNumberPixels];
+  int root[kNumberPixels];
+#pragma unroll
+  for (int k = 0; k < kNumberPixels; ++k) {
+    pixel[k] = (blockIdx.x * kNumberPixels + k) * kNumberThreads + threadIdx.x;
+    root[k] = pixel[k] < n ? forest[pixel[k]] : -1;  // -1: background, or past the end
   }
-  for (int next; (next = forest[root]) != root;) root = next;
-  const unsigned word = unsigned(root) / 32, below = (1u << (root % 32)) - 1u;
-  labels[i] = 1 + chunk_offsets[unsigned(root) / kChunk] + word_offsets[word] + __popc(root_bits[word] & below);
+  unsigned walking = 0;  // bit k: pixel k's walk has not reached its root
+#pragma unroll
+  for (int k = 0; k < kNumberPixels; ++k) walking |= root[k] >= 0 ? 1u << k : 0u;
+  while (walking != 0) {
+#pragma unroll
+    for (int k = 0; k < kNumberPixels; ++k) {
+      if (!bit(walking, k)) continue;
+      const int next = forest[root[k]];
+      if (next == root[k]) walking &= ~(1u << k);
+      root[k] = next;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < kNumberPixels; ++k) {
+    if (pixel[k] >= n) continue;
+    if (root[k] < 0) {
+      labels[pixel[k]] = 0;
+      continue;
+    }
+    const unsigned word = unsigned(root[k]) / 32, below = (1u << (root[k] % 32)) - 1u;
+    labels[pixel[k]] =
+        1 + chunk_offsets[unsigned(root[k]) / kChunk] + word_offsets[word] + __popc(root_bits[word] & below);
+  }
 }
 
 }  // namespace

@@ -21,8 +21,8 @@
 //
 // Unions and finds are labelling.cuh's, atomic in shared memory, as there.
 // Each pixel leaves in forest[] the global index of its tile-local root (-1
-// for background), as label_tiles does; merge_tile_borders then joins the
-// tiles.
+// for background), and the tile-local roots their bits, as label_tiles
+// does; merge_tile_borders then joins the tiles.
 #include "kernels/labelling/labelling.cuh"
 
 // Included by the cuda_rows rung only.
@@ -36,7 +36,7 @@ constexpr unsigned kAllLanes = 0xFFFFFFFFu;
 template <int Connectivity>
 __global__ void __launch_bounds__(kTileWidth* kRowTilesPerBlock)
     label_tile_rows(const unsigned char* __restrict__ image, int height, int width, int tiles_across, unsigned tiles,
-                    int* __restrict__ forest) {
+                    int* __restrict__ forest, unsigned* __restrict__ root_bits) {
   __shared__ int parents[kRowTilesPerBlock][kTileHeight * kTileWidth];
   const unsigned tile = blockIdx.x * kRowTilesPerBlock + threadIdx.y;
   if (tile >= tiles) return;  // the whole warp: nothing below waits for the block
@@ -94,10 +94,12 @@ __global__ void __launch_bounds__(kTileWidth* kRowTilesPerBlock)
 
   for (int row = 0; row < rows; ++row) {
     const bool foreground = bit(__shfl_sync(kAllLanes, my_row_bits, row), lane);
-    if (x >= width) continue;
-    const int root = foreground ? find_root<cuda::thread_scope_block>(parent, row * kTileWidth + lane) : 0;
-    forest[std::size_t(y0 + row) * width + x] =
-        foreground ? (y0 + root / kTileWidth) * width + x0 + root % kTileWidth : -1;
+    const int t = row * kTileWidth + lane;
+    const int root = foreground ? find_root<cuda::thread_scope_block>(parent, t) : 0;
+    if (x < width)
+      forest[std::size_t(y0 + row) * width + x] =
+          foreground ? (y0 + root / kTileWidth) * width + x0 + root % kTileWidth : -1;
+    mark_roots(root_bits, std::size_t(y0 + row) * width + x0, foreground && root == t, lane);
   }
 }
 

@@ -25,8 +25,8 @@ class CudaLabelling final : public labelling::DeviceLabellingRung {
 
   template <int Connectivity>
   void label() {
-    label_tiles<Connectivity><<<tiles_, dim3(kTileWidth, kTileWarps), 0, stream()>>>(d_image_.data(), height_, width_,
-                                                                                     tiles_across_, d_forest_.data());
+    label_tiles<Connectivity><<<tiles_, dim3(kTileWidth, kTileWarps), 0, stream()>>>(
+        d_image_.data(), height_, width_, tiles_across_, d_forest_.data(), d_root_bits_.data());
     LADDER_CUDA_CHECK_LAUNCH();
     merge_borders<Connectivity>();
   }

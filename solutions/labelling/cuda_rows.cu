@@ -23,9 +23,9 @@ class CudaRowsLabelling final : public labelling::DeviceLabellingRung {
 
   template <int Connectivity>
   void label() {
-    label_tile_rows<Connectivity><<<ceil_div(tiles_, unsigned(kRowTilesPerBlock)), dim3(kTileWidth, kRowTilesPerBlock),
-                                    0, stream()>>>(d_image_.data(), height_, width_, tiles_across_, tiles_,
-                                                   d_forest_.data());
+    label_tile_rows<Connectivity>
+        <<<ceil_div(tiles_, unsigned(kRowTilesPerBlock)), dim3(kTileWidth, kRowTilesPerBlock), 0, stream()>>>(
+            d_image_.data(), height_, width_, tiles_across_, tiles_, d_forest_.data(), d_root_bits_.data());
     LADDER_CUDA_CHECK_LAUNCH();
     merge_borders<Connectivity>();
   }

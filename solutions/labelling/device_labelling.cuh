@@ -46,13 +46,15 @@ class DeviceLabellingRung : public CudaRung {
   void upload() override { copy_to_device(d_image_, image_); }
 
   void compute() override {
+    // No roots yet: the tile kernels set their roots' bits, the border unions clear those they link.
+    LADDER_CUDA_CHECK(cudaMemsetAsync(d_root_bits_.data(), 0, d_root_bits_.bytes(), stream()));
     build_forest();
-    count_roots<<<chunks_, kCountThreads, 0, stream()>>>(d_forest_.data(), n_, d_root_bits_.data(),
-                                                         d_word_offsets_.data(), d_chunk_offsets_.data());
+    count_roots<<<chunks_, kCountThreads, 0, stream()>>>(d_root_bits_.data(), d_word_offsets_.data(),
+                                                         d_chunk_offsets_.data());
     LADDER_CUDA_CHECK_LAUNCH();
     scan_chunk_counts<<<1, kScanThreads, 0, stream()>>>(d_chunk_offsets_.data(), chunks_);
     LADDER_CUDA_CHECK_LAUNCH();
-    number_components<<<ceil_div(n_, kNumberThreads), kNumberThreads, 0, stream()>>>(
+    number_components<<<ceil_div(n_, unsigned(kNumberThreads * kNumberPixels)), kNumberThreads, 0, stream()>>>(
         d_forest_.data(), d_labels_.data(), n_, d_root_bits_.data(), d_word_offsets_.data(), d_chunk_offsets_.data());
     LADDER_CUDA_CHECK_LAUNCH();
   }
@@ -62,15 +64,15 @@ class DeviceLabellingRung : public CudaRung {
  protected:
   // The forest in d_forest_: every foreground pixel linked, through its
   // tile's root and the unions across tile borders, to its component's
-  // first pixel; -1 for background.
+  // first pixel; -1 for background. The roots' bits in d_root_bits_.
   virtual void build_forest() = 0;
 
   // The unions that cross tile borders, after the tiles are labelled.
   template <int Connectivity>
   void merge_borders() {
     if (tiles_ == 1) return;  // no borders to join
-    merge_tile_borders<Connectivity>
-        <<<tiles_, kBorderThreads, 0, stream()>>>(d_image_.data(), height_, width_, tiles_across_, d_forest_.data());
+    merge_tile_borders<Connectivity><<<tiles_, kBorderThreads, 0, stream()>>>(
+        d_image_.data(), height_, width_, tiles_across_, d_forest_.data(), d_root_bits_.data());
     LADDER_CUDA_CHECK_LAUNCH();
   }
 
@@ -79,14 +81,13 @@ class DeviceLabellingRung : public CudaRung {
   unsigned tiles_ = 1;
   DeviceBuffer<std::uint8_t> d_image_;
   DeviceBuffer<std::int32_t> d_forest_;  // the union-find forest: parent[i], -1 for background
+  DeviceBuffer<unsigned> d_root_bits_;   // bit i: pixel i is a root, kept while the forest is built
 
  private:
-  static constexpr unsigned kNumberThreads = 256;
   std::span<const std::uint8_t> image_;
   std::span<std::int32_t> labels_;
   unsigned n_ = 0, chunks_ = 1;
   DeviceBuffer<std::int32_t> d_labels_;  // scipy's numbers
-  DeviceBuffer<unsigned> d_root_bits_;
   DeviceBuffer<int> d_word_offsets_;
   DeviceBuffer<int> d_chunk_offsets_;  // the chunks' root counts, then (scanned) their offsets
 };
