@@ -114,14 +114,25 @@ __device__ __forceinline__ void unite(int* parent, int a, int b, unsigned* root_
 
 __device__ __forceinline__ bool bit(unsigned bits, int lane) { return (bits >> lane) & 1u; }
 
-// Sets the root bits of one tile row: lane l's pixel is first + l (lanes
-// past the image's edge pass false). Called by the whole warp. The row's
-// 32 pixels lie in at most two words of root_bits (one where the image's
-// width is a multiple of 32); other tiles' rows share those words, so the
-// bits go in with atomicOr, from one lane.
-__device__ __forceinline__ void mark_roots(unsigned* root_bits, std::size_t first, bool is_root, int lane) {
-  const unsigned roots = __ballot_sync(0xFFFFFFFFu, is_root);
-  if (lane != 0 || roots == 0) return;
+// Root of i's tree once no union can change the tree any more (after the
+// tile's last barrier): find_root's walk without the halving. cuda_rows'
+// trees are shallow by then and the halving costs more than it saves; in
+// label_tiles, where 256 threads unite at once, the trees are deeper and
+// the halving pays (without it the cuda rung took 526 µs against 484 on
+// 4096² noise).
+template <cuda::thread_scope Scope>
+__device__ __forceinline__ int settled_root(int* parent, int i) {
+  for (int p; (p = element<Scope>(parent, i).load(cuda::memory_order_relaxed)) != i;) i = p;
+  return i;
+}
+
+// Sets one tile row's root bits: bit l of `roots` is the row's pixel
+// first + l. The row's 32 pixels lie in at most two words of root_bits
+// (one where the image's width is a multiple of 32), which other tiles'
+// rows share: atomicOr. The tile kernels give each row to a lane of its
+// own, so that a warp's rows go in with one instruction.
+__device__ __forceinline__ void mark_roots(unsigned* root_bits, std::size_t first, unsigned roots) {
+  if (roots == 0) return;
   const unsigned shift = unsigned(first % 32);
   atomicOr(&root_bits[first / 32], roots << shift);
   if (shift != 0 && (roots >> (32 - shift)) != 0) atomicOr(&root_bits[first / 32 + 1], roots >> (32 - shift));
@@ -181,6 +192,7 @@ __global__ void __launch_bounds__(kTileThreads)
   }
   __syncthreads();  // all unions done before the roots are read
 
+  unsigned my_roots = 0;  // lane k: the root bits of this warp's k-th row
 #pragma unroll
   for (int k = 0; k < kRowsPerWarp; ++k) {
     const int row = threadIdx.y + k * kTileWarps, y = y0 + row;
@@ -189,8 +201,11 @@ __global__ void __launch_bounds__(kTileThreads)
     const int root = fg[k] ? find_root<cuda::thread_scope_block>(parent, t) : 0;
     if (x < width)
       forest[std::size_t(y) * width + x] = fg[k] ? (y0 + root / kTileWidth) * width + x0 + root % kTileWidth : -1;
-    mark_roots(root_bits, std::size_t(y) * width + x0, fg[k] && root == t, lane);
+    const unsigned roots = __ballot_sync(0xFFFFFFFFu, fg[k] && root == t);
+    if (lane == k) my_roots = roots;
   }
+  const int y = y0 + threadIdx.y + lane * kTileWarps;
+  if (lane < kRowsPerWarp && y < height) mark_roots(root_bits, std::size_t(y) * width + x0, my_roots);
 }
 
 // One block per tile: thread k takes one pixel of the tile's top row

@@ -92,15 +92,18 @@ __global__ void __launch_bounds__(kTileWidth* kRowTilesPerBlock)
     __syncwarp();  // this row's labels and unions are in before the next row reads them
   }
 
+  unsigned my_roots = 0;  // lane r: row r's root bits
   for (int row = 0; row < rows; ++row) {
     const bool foreground = bit(__shfl_sync(kAllLanes, my_row_bits, row), lane);
     const int t = row * kTileWidth + lane;
-    const int root = foreground ? find_root<cuda::thread_scope_block>(parent, t) : 0;
+    const int root = foreground ? settled_root<cuda::thread_scope_block>(parent, t) : 0;
     if (x < width)
       forest[std::size_t(y0 + row) * width + x] =
           foreground ? (y0 + root / kTileWidth) * width + x0 + root % kTileWidth : -1;
-    mark_roots(root_bits, std::size_t(y0 + row) * width + x0, foreground && root == t, lane);
+    const unsigned roots = __ballot_sync(kAllLanes, foreground && root == t);
+    if (lane == row) my_roots = roots;
   }
+  if (lane < rows) mark_roots(root_bits, std::size_t(y0 + lane) * width + x0, my_roots);
 }
 
 }  // namespace
