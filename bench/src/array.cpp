@@ -100,11 +100,11 @@ void Array::expect(DType wanted) const {
     throw std::logic_error("array of " + dtype_name(dtype_) + " viewed as " + dtype_name(wanted));
 }
 
-std::uint64_t checksum(const Array& array) {
+std::uint64_t checksum(const Array& array) { return checksum(array.raw(), array.bytes()); }
+
+std::uint64_t checksum(const std::byte* p, std::size_t bytes) {
   constexpr std::uint64_t kPrime = 0x100000001b3ull;
   std::uint64_t hash = 0xcbf29ce484222325ull;
-  const std::byte* p = array.raw();
-  std::size_t bytes = array.bytes();
   std::size_t words = bytes / 8;
   for (std::size_t i = 0; i < words; ++i) {
     std::uint64_t word;

@@ -155,10 +155,14 @@ Array read_npy(const std::string& path) {
   return read_npy(in, path, size);
 }
 
-ArrayShape read_npy_shape(const std::string& path) {
+ArrayShape read_npy_shape(const std::string& path) { return read_npy_layout(path).array; }
+
+NpyLayout read_npy_layout(const std::string& path) {
   std::uint64_t size = 0;
   std::ifstream in = open_npy(path, size);
-  return read_npy_header(in, path, size);
+  NpyLayout layout{read_npy_header(in, path, size), 0};
+  layout.data_offset = static_cast<std::uint64_t>(in.tellg());  // the header read to its end: the data is next
+  return layout;
 }
 
 namespace {

@@ -92,5 +92,6 @@ double total_bytes(const ArrayShapes& arrays);
 // 64-bit checksum of an array's bytes (FNV-1a over 64-bit words), recorded
 // in the results so that two machines can show they saw the same input.
 std::uint64_t checksum(const Array& array);
+std::uint64_t checksum(const std::byte* bytes, std::size_t size);  // the same of any bytes
 
 }  // namespace ladder

@@ -22,6 +22,14 @@ Array read_npy(std::istream& in, const std::string& name, std::uint64_t availabl
 ArrayShape read_npy_shape(const std::string& path);
 ArrayShape read_npy_header(std::istream& in, const std::string& name, std::uint64_t available);
 
+// The header and the byte at which the data starts: enough for a process
+// to read a part of the array itself (the data is contiguous, C order).
+struct NpyLayout {
+  ArrayShape array;
+  std::uint64_t data_offset = 0;
+};
+NpyLayout read_npy_layout(const std::string& path);
+
 // Writes through a temporary file renamed into place, so a failure never
 // leaves a half-written output behind.
 void write_npy(const std::string& path, const Array& array);
