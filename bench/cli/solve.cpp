@@ -32,6 +32,7 @@ int command_solve(const Arguments& args) {
   for (const auto& input : problem->inputs()) expected_names += " " + input.name + "=FILE.npy";
   // The headers first: what the files hold decides whether the case fits in memory.
   std::map<std::string, std::string> paths;
+  std::map<std::string, NpyLayout> npy_layouts;  // where each .npy input's data lies in its file
   ArrayShapes shapes;
   std::string files;
   for (const auto& text : args.values("--input")) {
@@ -42,7 +43,10 @@ int command_solve(const Arguments& args) {
       throw UsageError("unknown input '" + name + "' for " + problem->name() + " (accepted:" + expected_names + ")");
     if (paths.count(name)) throw UsageError("input '" + name + "' given twice");
     paths[name] = path;
-    shapes[name] = is_fits_path(path) ? read_fits_shape(path) : read_npy_shape(path);
+    if (is_fits_path(path))
+      shapes[name] = read_fits_shape(path);
+    else
+      shapes[name] = (npy_layouts[name] = read_npy_layout(path)).array;
     files += (files.empty() ? " on " : ", ") + path;
   }
   for (const auto& input : problem->inputs())
@@ -54,7 +58,16 @@ int command_solve(const Arguments& args) {
   Arrays inputs;
   for (const auto& [name, path] : paths) inputs[name] = is_fits_path(path) ? read_fits(path) : read_npy(path);
   problem->validate(inputs, params);
+  std::map<std::string, const std::byte*> as_read;
+  for (const auto& [name, array] : inputs) as_read[name] = array.raw();
   problem->normalise(inputs);
+  // An input that is still the array read from its .npy file (normalise
+  // made no converted copy of it): a distributed rung's other ranks may
+  // read their own parts of the file themselves, rather than be sent them.
+  for (const auto& [name, layout] : npy_layouts)
+    if (inputs.at(name).raw() == as_read.at(name))
+      options.input_files[name] = {std::filesystem::absolute(paths.at(name)).string(), layout.data_offset,
+                                   layout.array};
   // The output must not replace one of the inputs (nor a directory, device or link).
   refuse_unless_replaceable(output);
   for (const auto& text : args.values("--input")) {

@@ -308,7 +308,30 @@ Availability mpi_availability() { return {true, ""}; }
 void set_mpi_case(const std::string& text) { job.next_case = text; }
 void set_mpi_hang_limit(double seconds) { job.hang_limit_s = seconds; }
 
-MpiRung::MpiRung(const RungContext& context) {
+namespace {
+
+// The input files in the `make` announcement, so that every rank knows them.
+nlohmann::json input_files_as_json(const std::map<std::string, InputFile>& files) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& [name, file] : files)
+    json[name] = {{"path", file.path},
+                  {"data_offset", file.data_offset},
+                  {"dtype", static_cast<int>(file.array.dtype)},
+                  {"shape", file.array.shape}};
+  return json;
+}
+
+std::map<std::string, InputFile> input_files_of(const nlohmann::json& json) {
+  std::map<std::string, InputFile> files;
+  for (const auto& [name, file] : json.items())
+    files[name] = {file.at("path").get<std::string>(), file.at("data_offset").get<std::uint64_t>(),
+                   {static_cast<DType>(file.at("dtype").get<int>()), file.at("shape").get<std::vector<std::size_t>>()}};
+  return files;
+}
+
+}  // namespace
+
+MpiRung::MpiRung(const RungContext& context) : input_files_(context.options.input_files) {
   ensure_mpi();
   rank_ = world_rank();
   ranks_ = world_size();
@@ -324,12 +347,18 @@ MpiRung::MpiRung(const RungContext& context) {
   if (rank_ == 0 && ranks_ > 1) {
     const nlohmann::json made = {{"exercise", context.exercise}, {"rung", context.rung},
                                  {"track", context.track},       {"params", context.params.values()},
-                                 {"threads", context.options.threads}};
+                                 {"threads", context.options.threads},
+                                 {"input_files", input_files_as_json(input_files_)}};
     announce(Step::make, made.dump());
   }
 }
 
 MpiRung::~MpiRung() { release_other_ranks(); }
+
+std::optional<InputFile> MpiRung::input_file(const std::string& name) const {
+  const auto found = input_files_.find(name);
+  return found == input_files_.end() ? std::nullopt : std::optional<InputFile>(found->second);
+}
 
 void MpiRung::release_other_ranks() {
   if (rank_ != 0 || ranks_ == 1 || released_) return;
@@ -676,6 +705,7 @@ std::optional<int> start_mpi_rank() {
           context.track = made.at("track").get<std::string>();
           context.params = Params(made.at("params").get<std::map<std::string, std::string>>());
           context.options.threads = made.at("threads").get<int>();
+          context.options.input_files = input_files_of(made.at("input_files"));
           const RungEntry* entry = find_rung(context.exercise, context.rung, context.track);
           if (!entry) throw UsageError("rank 0 asked for " + context.exercise + "'s rung " + context.rung +
                                        ", which this rank's build does not have");

@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "bench/problems/median_filter/median_filter.hpp"
@@ -44,6 +45,13 @@ class FramesOfRanks {
   Stack mine() const { return {static_cast<std::size_t>(parts.counts[rank_]), stack.height, stack.width}; }
   std::size_t my_bytes() const { return mine().frames * frame_bytes; }
 
+  // Once, untimed, for a rung whose frames stay on each rank: each rank its
+  // frames into `frames` (my_bytes() long), read by the rank itself from the
+  // image's file where `ladder solve` read one unchanged, else sent by rank 0
+  // (receive_own_part). True where they came from the file.
+  bool receive_own_frames(std::byte* frames, const std::optional<InputFile>& file) const {
+    return receive_own_part(file, image_, parts, frame_type_, frames, communicator_);
+  }
   // Upload: each rank its frames, from rank 0's image into `frames` (my_bytes() long).
   void scatter(std::byte* frames) const {
     LADDER_MPI(MPI_Scatterv(image_, parts.counts.data(), parts.offsets.data(), frame_type_, frames,

@@ -31,6 +31,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,11 +86,16 @@ class MpiRung : public Rung {
   // per rank takes that GPU.
   int node_rank() const;
   MPI_Comm communicator() const { return MPI_COMM_WORLD; }
+  // On every rank: the .npy file that input `name` was read from unchanged
+  // (`ladder solve`; announced with the rung), for receive_own_part; nullopt
+  // where the inputs were generated, or converted after reading.
+  std::optional<InputFile> input_file(const std::string& name) const;
 
  private:
   int rank_ = 0;
   int ranks_ = 1;
   bool released_ = false;
+  std::map<std::string, InputFile> input_files_;
 };
 
 // The communication probe (measure_communication, backends.hpp) times three
@@ -129,5 +135,17 @@ struct Parts {
   std::vector<int> counts, offsets;
 };
 Parts parts_of(long long n, int ranks);
+
+// Collective: each rank's own part of an input into `mine`, rank r's
+// parts.counts[r] items of `item` from item parts.offsets[r], as
+// MPI_Scatterv takes them (`whole`: the input, on rank 0). Where `file`
+// holds the input (MpiRung::input_file) every rank but 0 reads its part
+// from there, and nothing passes through rank 0; without a file, or where
+// some rank cannot open it, rank 0 sends each rank its part. A rank that
+// opens it and reads another header, or other bytes, than rank 0 read makes
+// rank 0 throw a UsageError that names it (the job is stopped); the others
+// return. True where the parts came from the file.
+bool receive_own_part(const std::optional<InputFile>& file, const void* whole, const Parts& parts, MPI_Datatype item,
+                      void* mine, MPI_Comm communicator);
 
 }  // namespace ladder

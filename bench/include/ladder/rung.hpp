@@ -7,6 +7,8 @@
 // Rungs never time themselves: the backend base classes (HostRung,
 // OpenMpRung, OpenMpTargetRung, CudaRung, OpenClRung) measure compute with the right clock,
 // and each names its backend (kBackend), which the registration reads.
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +35,15 @@ struct Message {
   double rounds = 1;
 };
 
+// An input that `ladder solve` read unchanged from a .npy file: where its
+// data lies there, and what rank 0 read. A distributed rung's other ranks
+// may read their own parts of it themselves (MpiRung::input_file).
+struct InputFile {
+  std::string path;               // absolute: the same file from any working directory
+  std::uint64_t data_offset = 0;  // the data's first byte; the data is C order
+  ArrayShape array;               // the header's dtype and shape
+};
+
 struct RunOptions {
   bool pinned = false;       // page-locked host buffers for CUDA rungs
   bool warm = false;         // skip the L2 eviction before each repetition
@@ -40,6 +51,7 @@ struct RunOptions {
   int threads = 0;           // OpenMP threads; 0 = the runtime's default
   int cuda_device = -1;      // -1 = LADDER_CUDA_DEVICE or the first GPU
   std::string opencl_device; // "P:D"; empty = LADDER_OPENCL_DEVICE or the first GPU, else a CPU
+  std::map<std::string, InputFile> input_files;  // by input name; `solve` only, where read unchanged from .npy
 };
 
 class Rung {
