@@ -202,6 +202,13 @@ class BandsOnGpus : public NcclRung {
                            output_offsets_.data(), MPI_FLOAT, 0, communicator()));
   }
 
+  // Once, untimed, for a rung whose band stays on each rank: each rank its
+  // band into `band`, read by the rank itself from the image's file where
+  // `ladder solve` read one unchanged, else sent by rank 0 (receive_own_part).
+  bool receive_own_band(float* band, const std::optional<InputFile>& file) const {
+    return receive_own_part(file, image_, {image_counts_, image_offsets_}, MPI_FLOAT, band, communicator());
+  }
+
   // Between this rank's host and its GPU: the band (below the halo rows)
   // and the weights up; the output rows down.
   void copy_band_up(const float* band) {

@@ -3,9 +3,9 @@
 // The one change from cuda_nccl is where the rows wait between the steps:
 //   cuda_nccl        upload = rank 0's image -> MPI (through rank 0) -> each rank's host -> its GPU
 //   cuda_nccl_local  upload = each rank's pinned band -> its GPU, all ranks at once
-// Rank 0 sends each rank its band once, untimed, in prepare (a program reading its own rows of a file would not pay
-// even that), and gathers the output rows once, untimed, for the check (collect_for_check). So the
-// transfer-inclusive time is each rank's own copies and its part of the convolution with the halo exchange, ended
+// Each rank gets its band once, untimed, in prepare: under `ladder solve` it reads its rows from the image's file
+// itself, else rank 0 sends them (receive_own_band). Rank 0 gathers the output rows once, untimed, for the check
+// (collect_for_check). So the transfer-inclusive time is each rank's own copies and its part of the convolution with the halo exchange, ended
 // by the slowest rank, as compute-only is.
 #include "ladder/cuda.cuh"
 #include "solutions/convolution/bands_on_gpus.cuh"
@@ -24,7 +24,8 @@ class CudaNcclLocalConvolution final : public convolution::BandsOnGpus {
     // This rank's rows, page-locked: copies from them run at the link's speed.
     band_ = PinnedHostBuffer<float>(band_values());
     part_output_ = PinnedHostBuffer<float>(output_values());
-    scatter_image(band_.data());  // once, untimed: from now on each rank holds its own band
+    // Once, untimed: from now on each rank holds its own band (read from the file under `ladder solve`).
+    receive_own_band(band_.data(), input_file("image"));
   }
   // Upload: each rank's own band to its GPU, and the weights; no MPI.
   void scatter() override { copy_band_up(band_.data()); }

@@ -3,9 +3,10 @@
 // down over its own link. The one change from cuda_nccl is where the frames wait between the steps:
 //   cuda_nccl        upload = rank 0's pageable image -> MPI (through rank 0) -> each rank's host -> its GPU
 //   cuda_nccl_local  upload = each rank's pinned frames -> its GPU, all ranks at once
-// Rank 0 sends each rank its frames once, untimed, in prepare (a program reading its own part of a file would
-// not pay even that), and gathers the filtered frames once, untimed, for the check (collect_for_check). So the
-// transfer-inclusive time is each rank's own copies and filter, ended by the slowest rank, as compute-only is.
+// Each rank gets its frames once, untimed, in prepare: under `ladder solve` it reads them from the input file
+// itself, else rank 0 sends them (FramesOfRanks::receive_own_frames). Rank 0 gathers the filtered frames once,
+// untimed, for the check (collect_for_check). So the transfer-inclusive time is each rank's own copies and
+// filter, ended by the slowest rank, as compute-only is.
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,7 +43,8 @@ class CudaNcclLocalMedianFilter final : public NcclRung {
     // This rank's frames, page-locked: copies from them run at the link's speed, and asynchronously.
     frames_in_ = PinnedHostBuffer<std::byte>(part_bytes);
     frames_out_ = PinnedHostBuffer<std::byte>(part_bytes);
-    frames_->scatter(frames_in_.data());  // once, untimed: from now on each rank holds its own frames
+    // Once, untimed: from now on each rank holds its own frames (read from the file under `ladder solve`).
+    frames_->receive_own_frames(frames_in_.data(), input_file("image"));
     d_image_ = DeviceBuffer<std::byte>(part_bytes);
     d_output_ = DeviceBuffer<std::byte>(part_bytes);
     stream_.emplace();  // on this rank's GPU, now current

@@ -30,7 +30,8 @@ class CudaNcclStreamsMedianFilter final : public NcclRung {
     frames_.emplace(inputs, outputs, rank(), ranks(), communicator());
     frames_in_ = PinnedHostBuffer<std::byte>(frames_->my_bytes());
     frames_out_ = PinnedHostBuffer<std::byte>(frames_->my_bytes());
-    frames_->scatter(frames_in_.data());  // once, untimed: from now on each rank holds its own frames
+    // Once, untimed: from now on each rank holds its own frames (read from the file under `ladder solve`).
+    frames_->receive_own_frames(frames_in_.data(), input_file("image"));
     stream_.emplace();                    // on this rank's GPU, now current
     slices_.emplace(frames_->mine(), frames_->frame_bytes, 0, "cuda_nccl_streams");
   }
