@@ -14,11 +14,13 @@
 // Compute-only time is then "the work, where the data already is, with its
 // communication", ended when the slowest rank ends it.
 //
-// A rung whose data stays on each rank, as a distributed program keeps it
-// (each rank's part of the inputs sent once, untimed, in prepare_ranks),
-// copies only its own part in scatter and gather, and brings the outputs to
-// rank 0 in collect_for_check: after the download that the harness checks,
-// never in a timed one.
+// A rung whose data stays on each rank, as a distributed program keeps it,
+// receives each rank's part of the inputs once, untimed, in prepare_ranks
+// (receive_own_part: under `ladder solve` each rank reads its own part of
+// the input file, else rank 0 sends it), copies only its own part in
+// scatter and gather, and brings the outputs to rank 0 in
+// collect_for_check: after the download that the harness checks, never in a
+// timed one.
 //
 // A rank that fails (an exception, or an MPI error: an error handler on
 // MPI_COMM_WORLD catches the rung's own MPI calls too) puts the failure on
