@@ -74,8 +74,10 @@ class CudaLabelling final : public CudaRung {
 
   template <int Connectivity>
   void label() {
+    // ==== exercise only
     label_tiles<Connectivity><<<tiles_, dim3(kTileWidth, kTileWarps), 0, stream()>>>(d_image_.data(), height_, width_,
                                                                                      tiles_across_, d_forest_.data());
+    // ==== end
     LADDER_CUDA_CHECK_LAUNCH();
     // ==== exercise only
     if (tiles_ == 1) return;  // no borders to join

@@ -35,12 +35,13 @@ constexpr int kTileHeight = 32;
 constexpr int kTileWarps = 8;  // warp w takes the tile's rows w, w + 8, w + 16, w + 24
 constexpr int kRowsPerWarp = kTileHeight / kTileWarps;
 constexpr int kTileThreads = kTileWidth * kTileWarps;
-constexpr int kBorderThreads = 96;          // >= kTileWidth + 2 * (kTileHeight - 1): the pixels of a tile's borders
+constexpr int kBorderThreads = 96;  // >= kTileWidth + 2 * (kTileHeight - 1): the pixels of a tile's borders
+constexpr int kScanThreads = 1024;  // threads of scan_chunk_counts' one block: 4 counts each, 4096 a pass
+
 constexpr int kCountThreads = 1024;         // threads per block of count_roots: a 32-pixel word each
 constexpr int kChunk = 32 * kCountThreads;  // pixels per chunk, a block of count_roots
 constexpr int kNumberThreads = 256;         // threads per block of number_components
 constexpr int kNumberPixels = 4;            // pixels a thread of number_components walks at once
-constexpr int kScanThreads = 1024;          // threads of scan_chunk_counts' one block: 4 counts each, 4096 a pass
 
 // The neighbours a foreground pixel x unites with, from its scan mask:
 // a (up-left), b (up), c (up-right), d (left). d is always joined; the rest

@@ -15,6 +15,10 @@
 // ... from a foreground pixel leads to its component's root r, with
 // forest[r] = r, and r is the component's smallest index (its first pixel in
 // raster order). The given kernels turn that into scipy's numbering.
+// (The solution's kernels also keep the roots as bits while the forest is
+// built, so that counting them reads the bits, not the forest; the given
+// ones here find the roots in the forest, so that your two kernels only
+// build it.)
 
 // Until this #define (two lines) is deleted, the cuda rung reports "not
 // implemented": delete it when your kernel is written, then rebuild.
@@ -35,8 +39,10 @@ constexpr int kTileWarps = 8;  // warp w takes the tile's rows w, w + 8, w + 16,
 constexpr int kRowsPerWarp = kTileHeight / kTileWarps;
 constexpr int kTileThreads = kTileWidth * kTileWarps;
 constexpr int kBorderThreads = 96;  // >= kTileWidth + 2 * (kTileHeight - 1): the pixels of a tile's borders
+// ==== exercise only
 constexpr int kChunk = 1024;        // pixels per block of count_roots
 constexpr int kCountThreads = 256;  // threads per block of count_roots: 4 pixels each
+// ==== end
 constexpr int kScanThreads = 1024;  // threads of scan_chunk_counts' one block: 4 counts each, 4096 a pass
 
 // The neighbours a foreground pixel x unites with, from its scan mask:
@@ -105,8 +111,10 @@ __device__ __forceinline__ void unite(int* parent, int a, int b) {}
 // memory: the tile as if nothing lay outside it).
 // ==== end
 template <int Connectivity>
+// ==== exercise only
 __global__ void __launch_bounds__(kTileThreads) label_tiles(const unsigned char* __restrict__ image, int height,
                                                             int width, int tiles_across, int* __restrict__ forest) {
+// ==== end
   // ==== yours
   // TODO: parent[] in __shared__ memory, every pixel its own root; unite
   // each foreground pixel with the neighbours of its join_mask that lie
@@ -122,7 +130,9 @@ __global__ void __launch_bounds__(kTileThreads) label_tiles(const unsigned char*
 // ==== end
 template <int Connectivity>
 __global__ void __launch_bounds__(kBorderThreads)
+// ==== exercise only
     merge_tile_borders(const unsigned char* __restrict__ image, int height, int width, int tiles_across, int* forest) {
+// ==== end
   // ==== yours
   // TODO: which thread takes which border pixel? Which unions reach
   // outside the tile?
@@ -141,6 +151,7 @@ __device__ __forceinline__ int warp_exclusive_sum(int value, int* total) {
   return sum - value;
 }
 
+// ==== exercise only
 // One block per chunk of kChunk pixels, each thread four of them (one per
 // quarter of the chunk, so that a warp's 32 pixels are one 32-pixel word).
 // Marks the roots, the pixels that are their own parent: root_bits has one
@@ -169,12 +180,15 @@ __global__ void __launch_bounds__(kCountThreads)
     if (lane == 0) chunk_counts[blockIdx.x] = total;
   }
 }
+// ==== end
 
 // One block: counts[k] becomes the sum of counts[0..k). Each pass takes
 // four consecutive counts a thread, so that a warp reads 512 contiguous
 // bytes, and carries the running total to the next pass. One block works
+// ==== exercise only
 // alone and its time is the latency of its passes: 1024 threads take a
 // 4096² image's 16384 chunks in 4 passes.
+// ==== end
 __global__ void __launch_bounds__(kScanThreads) scan_chunk_counts(int* counts, unsigned chunks) {
   constexpr int kPerThread = 4, kWarps = kScanThreads / 32;
   __shared__ int warp_offsets[kWarps];
@@ -212,6 +226,7 @@ __global__ void __launch_bounds__(kScanThreads) scan_chunk_counts(int* counts, u
   }
 }
 
+// ==== exercise only
 // labels[i] = 1 + the number of roots before i's root, or 0 for background.
 // Nothing changes the forest any more, so plain (cached) loads walk each
 // pixel to its root: one step to its tile's root, then the few links
@@ -230,5 +245,6 @@ __global__ void number_components(const int* __restrict__ forest, int* __restric
   const unsigned word = unsigned(root) / 32, below = (1u << (root % 32)) - 1u;
   labels[i] = 1 + chunk_offsets[unsigned(root) / kChunk] + word_offsets[word] + __popc(root_bits[word] & below);
 }
+// ==== end
 
 }  // namespace
