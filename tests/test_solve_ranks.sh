@@ -6,7 +6,8 @@
 # serial rung's output on 2 and 3 ranks. Every rank opens the path rank 0
 # read; /proc/self/cwd/ makes it each rank's own folder (mpirun --wdir), as a
 # path on each machine's own disk would be: where a rank has no file there,
-# rank 0 sends it its frames and the output is the same; where it has
+# rank 0 sends it its frames, the output is the same, and one note says
+# so; where it has
 # another file (another shape, or the same shape and other values), the job
 # stops with one verdict line naming the rank, and writes no output.
 #
@@ -57,8 +58,9 @@ solve_beside() {  # solve_beside FOLDER: the output is $work/beside-FOLDER.npy, 
 }
 solve_beside none
 status=$?
-if [ $status -eq 0 ] && cmp -s "$work/serial.npy" "$work/beside-none.npy"; then
-  echo "ok: a rank that finds no file at rank 0's path is sent its frames, and the output is the same"
+if [ $status -eq 0 ] && cmp -s "$work/serial.npy" "$work/beside-none.npy" &&
+  [ "$(grep -c "^ladder: note: rank 1 of 2 cannot open /proc/self/cwd/image.npy, so rank 0 sends" "$work/beside-none.txt")" -eq 1 ]; then
+  echo "ok: a rank that finds no file at rank 0's path is sent its frames, the output is the same, and one note says so"
 else
   fail "a rank without the file: exit $status, or not the serial rung's output" "$work/beside-none.txt"
 fi

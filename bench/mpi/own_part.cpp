@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -103,12 +104,25 @@ bool receive_own_part(const std::optional<InputFile>& file, const void* whole, c
 
   int worst = static_cast<int>(found);
   LADDER_MPI(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_INT, MPI_MAX, communicator));
-  if (worst == static_cast<int>(Found::no_file)) return scatter();
+  // The first rank that found another file, or none: the one the job's words name.
+  const auto first_rank_that_found = [&](Found what) {
+    int first_rank = found == what ? rank : ranks;
+    LADDER_MPI(MPI_Allreduce(MPI_IN_PLACE, &first_rank, 1, MPI_INT, MPI_MIN, communicator));
+    return first_rank;
+  };
+  if (worst == static_cast<int>(Found::no_file)) {
+    // Still correct, only not what the user asked for: said once, by rank 0.
+    const int first_rank = first_rank_that_found(Found::no_file);
+    if (rank == 0)
+      std::cerr << "ladder: note: rank " << first_rank << " of " << ranks << " cannot open " << file->path
+                << ", so rank 0 sends every rank its part of it (each rank reads its own part where every rank sees "
+                   "the file at that path)\n";
+    return scatter();
+  }
   if (worst == static_cast<int>(Found::another_file)) {
     // The first rank that found another file tells rank 0 how, and rank 0
     // says it: one message, however many ranks found one.
-    int first_rank = found == Found::another_file ? rank : ranks;
-    LADDER_MPI(MPI_Allreduce(MPI_IN_PLACE, &first_rank, 1, MPI_INT, MPI_MIN, communicator));
+    const int first_rank = first_rank_that_found(Found::another_file);
     long long length = static_cast<long long>(why.size());
     LADDER_MPI(MPI_Bcast(&length, 1, MPI_LONG_LONG, first_rank, communicator));
     why.resize(static_cast<std::size_t>(length));
