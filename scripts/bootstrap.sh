@@ -16,6 +16,7 @@ packages=(
   clang-16 libomp-16-dev clang-tools-16         # OpenMP target offload (the openmp_target rung): clang++, libomp, libomptarget
   llvm-16                                       # llc: the openmp_target rungs compiled for an AMD GPU too (a test)
   python3 python3-numpy python3-jsonschema      # NumPy and schema tests
+  python3-venv python3-dev                      # the Python rungs' virtual environment (.venv); Cython's headers
   libcfitsio-dev                                # FITS input for `ladder solve` (optional)
   python3-matplotlib                            # ladder report: charts
   python3-scipy                                 # the SciPy peers and the solve tests against SciPy
@@ -81,4 +82,27 @@ if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
   fi
 else
   echo "bootstrap: no CUDA toolkit (nvcc): the CUDA rungs will be skipped (install it from NVIDIA to build them)"
+fi
+
+# The Python rungs' packages (Numba, Cython, PyOpenCL; CuPy and numba-cuda
+# where a GPU is), pinned, from PyPI into a virtual environment: .venv, or
+# the one LADDER_VENV names. No root needed. Done again only when a
+# requirements file changed; offline, the Python rungs are skipped, saying why.
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv=${LADDER_VENV:-$root/.venv}
+requirements=$root/bench/python/requirements.txt
+if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q GPU; then
+  requirements=$root/bench/python/requirements-cuda.txt
+fi
+stamp=$venv/.ladder-requirements
+wanted=$(cat "$root"/bench/python/requirements*.txt "$requirements" | sha256sum | cut -c1-16)
+if [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+  echo "bootstrap: the Python rungs' packages are installed in $venv"
+elif { [ -x "$venv/bin/python3" ] || python3 -m venv "$venv"; } &&
+  (cd "$(dirname "$requirements")" && "$venv/bin/python3" -m pip install -q --disable-pip-version-check -r "$requirements"); then
+  echo "$wanted" >"$stamp"
+  echo "bootstrap: the Python rungs' packages installed in $venv ($(basename "$requirements"))"
+else
+  echo "bootstrap: could not install the Python rungs' packages into $venv (offline? no python3-venv?):" \
+    "the Python rungs will be skipped, each saying what it lacks"
 fi

@@ -10,6 +10,7 @@
 #endif
 
 #include "bench/cli/cli.hpp"
+#include "ladder/python.hpp"
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
 
@@ -70,7 +71,10 @@ RunOptions run_options(const Arguments& args) {
   if (args.flag("--cuda-device"))
     options.cuda_device = parse_integer("--cuda-device", args.value("--cuda-device"), 0, 1024);
   options.opencl_device = args.value("--opencl-device");
-  if (args.flag("--hang-limit")) set_mpi_hang_limit(parse_positive("--hang-limit", args.value("--hang-limit")));
+  if (args.flag("--hang-limit")) {
+    set_mpi_hang_limit(parse_positive("--hang-limit", args.value("--hang-limit")));
+    set_python_hang_limit(parse_positive("--hang-limit", args.value("--hang-limit")));
+  }
 #ifdef _OPENMP
   if (options.threads > 0) omp_set_num_threads(options.threads);
 #endif

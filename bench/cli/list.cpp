@@ -61,7 +61,7 @@ int command_list(const Arguments& args) {
     }
     std::cout << '\n';
     for (const auto& rung : exercise["rungs"]) {
-      std::cout << "  " << std::left << std::setw(20) << rung["name"].get<std::string>() << std::setw(15)
+      std::cout << "  " << std::left << std::setw(24) << rung["name"].get<std::string>() << std::setw(15)
                 << rung["backend"].get<std::string>()
                 << (rung["runs_here"].get<bool>() ? "runs here"
                                                   : "cannot run here: " + rung["reason"].get<std::string>())

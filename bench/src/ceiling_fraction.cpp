@@ -32,8 +32,10 @@ double transfer_bound(const DeviceCeilings& device, const Work& work) {
 CeilingFraction fraction_of_ceiling(const Ceilings& ceilings, Backend backend, DeviceKind kind, const Work& work,
                                     const RungTimings& timings, int devices) {
   CeilingFraction fraction;
-  // An openmp_target rung on a GPU runs on the NVIDIA GPU that CUDA measured (nvptx64 code).
-  const bool cuda_gpu = backend == Backend::cuda || backend == Backend::openmp_target;
+  // An openmp_target rung on a GPU runs on the NVIDIA GPU that CUDA measured
+  // (nvptx64 code), and so does a Python rung on a GPU (CuPy, numba.cuda).
+  const bool cuda_gpu = backend == Backend::cuda || backend == Backend::openmp_target ||
+                        (backend == Backend::python && kind == DeviceKind::gpu);
   const auto& device = cuda_gpu ? ceilings.cuda : ceilings.opencl;
   // A rung's own operations (Work::rung_operations) bound it only where they
   // take longer than its bytes: the roofline.

@@ -19,6 +19,7 @@
 #include "bench/src/harness_internal.hpp"
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
+#include "ladder/python.hpp"
 #include "ladder/suggest.hpp"
 
 namespace ladder {
@@ -186,6 +187,7 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
   result.status = RungStatus::ok;
   result.timings = std::move(timings);
   result.communication = rung->communication();  // after the timed runs: kappa_sigma's rounds are known
+  result.language = rung->language();
   return result;
 }
 
@@ -209,6 +211,12 @@ std::vector<std::string> ladder_rungs(const Problem& problem) {
   for (const std::string* track : {&kSolutionsTrack, &kExercisesTrack})
     for (const auto& rung : registered_rungs(problem.name(), *track))
       if (std::find(ladder.begin(), ladder.end(), rung) == ladder.end()) ladder.push_back(rung);
+  // The Python rungs last, in the courses' order (python_ladder_position).
+  std::stable_sort(ladder.begin(), ladder.end(), [](const std::string& a, const std::string& b) {
+    const bool a_python = backend_of(a) == Backend::python, b_python = backend_of(b) == Backend::python;
+    if (a_python != b_python) return b_python;
+    return a_python && std::pair(python_ladder_position(a), a) < std::pair(python_ladder_position(b), b);
+  });
   return ladder;
 }
 

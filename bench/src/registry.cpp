@@ -5,6 +5,7 @@
 
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
+#include "ladder/python.hpp"
 #include "ladder/suggest.hpp"
 
 namespace ladder {
@@ -40,6 +41,7 @@ std::string backend_name(Backend backend) {
     case Backend::opencl: return "opencl";
     case Backend::cuda: return "cuda";
     case Backend::mpi: return "mpi";
+    case Backend::python: return "python";
   }
   return "?";
 }
@@ -91,6 +93,7 @@ Backend backend_of(const std::string& rung) {
   if (rung.rfind("openmp_target", 0) == 0) return Backend::openmp_target;
   if (rung.rfind("openmp", 0) == 0) return Backend::openmp;
   if (rung.rfind("mpi", 0) == 0) return Backend::mpi;
+  if (rung.rfind("python", 0) == 0) return Backend::python;
   return Backend::host;
 }
 
@@ -117,6 +120,7 @@ Availability backend_availability(Backend backend, const RunOptions& options) {
     case Backend::opencl: return opencl_availability(options);
     case Backend::cuda: return cuda_availability(options);
     case Backend::mpi: return mpi_availability();
+    case Backend::python: return python_availability();
   }
   return {false, "unknown backend"};
 }
@@ -136,6 +140,8 @@ Availability rung_availability(const std::string& exercise, const std::string& r
       return {false, "needs a GPU for each MPI rank: " + std::to_string(ranks) + " ranks on this machine, " +
                          std::to_string(gpus) + " GPU" + (gpus == 1 ? "" : "s")};
   }
+  if (backend.available && entry && entry->backend == Backend::python)
+    return python_rung_availability(exercise, rung, track, options);  // its own modules and device
   if (!backend.available || entry) return backend;
   return {false, track == kExercisesTrack ? "no skeleton for it in exercises/" : "not built in this build"};
 }

@@ -61,6 +61,11 @@ nlohmann::json to_json(const RungResult& result) {
     row["check"]["detail"] = check->detail;
   }
   if (result.timings) row["timings"] = to_json(*result.timings);
+  if (const auto& language = result.language) {
+    row["language"] = (*language)["language"];
+    row["python"] = *language;
+    row["python"].erase("language");
+  }
   if (const auto& messages = result.communication) {
     row["communication"] = nlohmann::json::array();
     for (const Message& m : *messages)

@@ -58,6 +58,8 @@ CheckResult check_case(const RungEntry& entry, const Problem& problem, const Par
     return {false, error.what(), {}};
   } catch (const OutOfBounds& error) {
     return {false, error.what(), {}};
+  } catch (const RungError& error) {
+    return {false, error.what(), {}};
   }
 }
 

@@ -12,6 +12,7 @@ namespace ladder {
 Availability cuda_availability(const RunOptions& options);
 Availability opencl_availability(const RunOptions& options);
 Availability mpi_availability();
+Availability python_availability();  // an interpreter with NumPy (ladder/python.hpp)
 
 // At start-up, under mpirun: every rank but 0 follows rank 0's MPI rungs and
 // returns its exit status when rank 0 is done; rank 0 (and a process not

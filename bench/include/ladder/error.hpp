@@ -26,6 +26,14 @@ class OutOfBounds : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The rung's own code failed where it runs apart from ladder (a Python
+// rung's exception, naming its file and line; its worker that died or
+// hung): that rung's FAIL on that case, never the whole command's error.
+class RungError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // A participant's rung (exercises/) whose core is still a TODO. Reported
 // as "not implemented", never as passed or failed.
 class NotImplemented : public std::runtime_error {

@@ -246,6 +246,7 @@ struct RungResult {
   std::optional<CheckResult> check;        // the first check, once a full run has finished
   std::optional<RungTimings> timings;      // only when ok
   std::optional<std::vector<Message>> communication;  // a distributed rung's, once timed
+  std::optional<nlohmann::json> language;  // a Python rung's (Rung::language), once timed
 };
 nlohmann::json to_json(const RungResult& result);
 

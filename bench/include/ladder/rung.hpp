@@ -13,13 +13,16 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ladder/array.hpp"
 #include "ladder/ceil_div.hpp"
 #include "ladder/params.hpp"
 
 namespace ladder {
 
-enum class Backend { host, openmp, openmp_target, opencl, cuda, mpi };
+// python: a rung written in Python, run in a worker process (ladder/python.hpp).
+enum class Backend { host, openmp, openmp_target, opencl, cuda, mpi, python };
 std::string backend_name(Backend backend);
 
 enum class DeviceKind { cpu, gpu };
@@ -95,6 +98,11 @@ class Rung {
   // problem's bytes where those take longer (the roofline). nullopt: the
   // problem's count.
   virtual std::optional<double> operations() const { return std::nullopt; }
+  // What the results row records beyond the C++ rungs' fields: a Python
+  // rung's language, its libraries' versions, its thread count and its
+  // first-call costs (imports, JIT, kernel compiles), kept apart from the
+  // samples. nullopt for the C++ rungs.
+  virtual std::optional<nlohmann::json> language() const { return std::nullopt; }
 };
 
 // Rungs that compute on the host, timed with a steady clock.

@@ -1,0 +1,212 @@
+"""The worker a Python rung runs in: ladder starts one per rung and drives
+it through the four steps of a C++ rung (docs/python-rungs.md).
+
+ladder writes one JSON command a line on this process's stdin and reads one
+JSON reply a line on its stdout; the rung's own printing goes to stderr, so
+that it cannot break the protocol. Inputs and outputs are files in shared
+memory that ladder made, mapped here as NumPy arrays: the same bytes the C++
+rungs read, never copied through the pipe. The worker times compute() itself,
+with the clock of the rung's device (the host's steady clock, or CUDA events
+on the rung's stream), because a round trip through the pipe would be inside
+any clock of ladder's; everything else is the harness's own: repetitions,
+reference, tolerance, check cases.
+"""
+import importlib.util
+import json
+import os
+import sys
+import time
+import traceback
+
+import numpy as np
+
+# The protocol's channel is the real stdout; everything the rung prints,
+# from Python or from compiled code, goes to stderr.
+replies = os.fdopen(os.dup(1), "w", buffering=1)
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+
+
+class NotImplementedStep(Exception):
+    """The participant's skeleton: a step whose core is still to write."""
+
+
+def reply(**fields):
+    replies.write(json.dumps(fields) + "\n")
+
+
+def where_it_failed(error, rung_file):
+    """The innermost line of the rung's own file in the traceback (the
+    participant's mistake), else the innermost line of all."""
+    frames = traceback.extract_tb(error.__traceback__)
+    own = [f for f in frames if os.path.samefile(f.filename, rung_file)] if os.path.exists(rung_file) else []
+    frame = (own or frames or [None])[-1]
+    if frame is None:
+        return ""
+    return f" at {os.path.relpath(frame.filename)}:{frame.lineno} in {frame.name}"
+
+
+def describe(error, rung_file):
+    text = f"{type(error).__name__}: {error}".strip()
+    return text + where_it_failed(error, rung_file)
+
+
+class HostClock:
+    """compute() on the host: a steady clock around the call."""
+
+    def __init__(self, rung):
+        self.rung = rung
+
+    def time(self, step):
+        start = time.perf_counter()
+        step()
+        self.rung_synchronize()
+        return time.perf_counter() - start
+
+    def rung_synchronize(self):
+        # An OpenCL rung's commands are asynchronous: its queue finishes
+        # inside the clock.
+        queue = getattr(self.rung, "queue", None)
+        if queue is not None:
+            queue.finish()
+
+    def synchronize(self):
+        self.rung_synchronize()
+
+    def evict(self):
+        pass
+
+
+class CupyClock:
+    """compute() on a GPU through CuPy: CUDA events on the current stream,
+    as the C++ cuda rungs are timed; the L2 cache rewritten before each timed
+    repetition (the harness's eviction)."""
+
+    def __init__(self, rung):
+        import cupy
+
+        self.cupy = cupy
+        self.start, self.end = cupy.cuda.Event(), cupy.cuda.Event()
+        l2_bytes = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["l2CacheSize"]
+        self.scratch = cupy.empty(2 * max(l2_bytes, 1 << 20), dtype=cupy.uint8)
+        self.stamp = 0
+
+    def time(self, step):
+        stream = self.cupy.cuda.get_current_stream()
+        self.start.record(stream)
+        step()
+        self.end.record(stream)
+        self.end.synchronize()
+        return self.cupy.cuda.get_elapsed_time(self.start, self.end) / 1e3
+
+    def synchronize(self):
+        self.cupy.cuda.get_current_stream().synchronize()
+
+    def evict(self):
+        self.stamp = (self.stamp + 1) % 251
+        self.scratch.fill(self.stamp)
+
+
+class NumbaCudaClock(CupyClock):
+    """compute() on a GPU through numba.cuda: its events on the default stream."""
+
+    def __init__(self, rung):
+        from numba import cuda
+
+        self.cuda = cuda
+        self.start, self.end = cuda.event(), cuda.event()
+        l2_bytes = cuda.get_current_device().L2_CACHE_SIZE if hasattr(cuda.get_current_device(), "L2_CACHE_SIZE") else 64 << 20
+        self.scratch = cuda.device_array(2 * max(l2_bytes, 1 << 20), dtype=np.uint8)
+        self.stamp = 0
+
+    def time(self, step):
+        self.start.record()
+        step()
+        self.end.record()
+        self.end.synchronize()
+        return self.cuda.event_elapsed_time(self.start, self.end) / 1e3
+
+    def synchronize(self):
+        self.cuda.synchronize()
+
+    def evict(self):
+        self.stamp = (self.stamp + 1) % 251
+        self.scratch[:] = self.stamp
+
+
+def library_versions(names):
+    versions = {"numpy": np.__version__}
+    for name in names:
+        module = sys.modules.get(name.split(".")[0])
+        if module is not None:
+            versions[name.split(".")[0]] = getattr(module, "__version__", "unknown")
+    return versions
+
+
+def map_arrays(specs, writable):
+    """Each array's file, mapped whole (data, then the guard zone ladder
+    checks), and viewed as the array's dtype and shape."""
+    arrays = {}
+    for spec in specs:
+        whole = np.memmap(spec["path"], dtype=np.uint8, mode="r+" if writable else "r")
+        size = int(np.prod(spec["shape"], dtype=np.int64)) * np.dtype(spec["dtype"]).itemsize
+        arrays[spec["name"]] = whole[:size].view(spec["dtype"]).reshape(spec["shape"])
+    return arrays
+
+
+def main():
+    rung_file = sys.argv[1]
+    module = rung = clock = None
+    for line in sys.stdin:
+        command = json.loads(line)
+        step = command["step"]
+        started = time.perf_counter()
+        try:
+            if step == "load":
+                sys.path.insert(0, os.path.dirname(rung_file))
+                spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(rung_file))[0], rung_file)
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                reply(ok=True, seconds=time.perf_counter() - started, python=sys.version.split()[0],
+                      libraries=library_versions(getattr(module, "REQUIRES", ())))
+            elif step == "prepare":
+                rung = module.Rung()
+                inputs = map_arrays(command["inputs"], writable=False)
+                outputs = map_arrays(command["outputs"], writable=True)
+                context = {"params": command["params"], "kernels": command["kernels"], "threads": command["threads"]}
+                rung.prepare(inputs, outputs, context)
+                device = getattr(module, "DEVICE", "cpu")
+                if device == "cuda":
+                    clock = CupyClock(rung) if "cupy" in sys.modules else NumbaCudaClock(rung)
+                else:
+                    clock = HostClock(rung)
+                name = getattr(rung, "device_name", lambda: "")()
+                reply(ok=True, seconds=time.perf_counter() - started, device=name,
+                      libraries=library_versions(getattr(module, "REQUIRES", ())))
+            elif step in ("upload", "download"):
+                if hasattr(rung, step):
+                    getattr(rung, step)()
+                clock.synchronize()
+                reply(ok=True, seconds=time.perf_counter() - started)
+            elif step == "compute":
+                seconds = clock.time(rung.compute)
+                reply(ok=True, seconds=seconds)
+            elif step == "synchronize":
+                clock.synchronize()
+                reply(ok=True, seconds=0)
+            elif step == "evict":
+                clock.evict()
+                reply(ok=True, seconds=0)
+            elif step == "quit":
+                reply(ok=True, seconds=0)
+                return
+        except NotImplementedError as error:
+            reply(ok=False, kind="not_implemented", text=str(error) or f"{step}() is still to write")
+        except ModuleNotFoundError as error:
+            reply(ok=False, kind="missing_module", module=error.name or "", text=describe(error, rung_file))
+        except Exception as error:  # the participant's mistake: that rung's FAIL, with its file and line
+            reply(ok=False, kind="exception", text=describe(error, rung_file))
+
+
+if __name__ == "__main__":
+    main()
