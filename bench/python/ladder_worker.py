@@ -43,7 +43,10 @@ def where_it_failed(error, rung_file):
     frame = (own or frames or [None])[-1]
     if frame is None:
         return ""
-    return f" at {os.path.relpath(frame.filename)}:{frame.lineno} in {frame.name}"
+    path = os.path.relpath(frame.filename)  # what a person types to open it, where it lies below here
+    if path.startswith(".."):
+        path = frame.filename
+    return f" at {path}:{frame.lineno} in {frame.name}"
 
 
 def describe(error, rung_file):
@@ -52,16 +55,24 @@ def describe(error, rung_file):
 
 
 class HostClock:
-    """compute() on the host: a steady clock around the call."""
+    """compute() on the host: a steady clock around the call. An OpenCL
+    rung's compute() returns the events of the commands it queued, on a
+    queue with profiling on: the time is theirs, from the start of the first
+    to the end of the last, as the C++ opencl rungs are timed."""
 
     def __init__(self, rung):
         self.rung = rung
 
     def time(self, step):
         start = time.perf_counter()
-        step()
+        events = step()
         self.rung_synchronize()
-        return time.perf_counter() - start
+        seconds = time.perf_counter() - start
+        if events is not None and not isinstance(events, (list, tuple)):
+            events = [events]
+        if events and all(hasattr(event, "profile") for event in events):
+            return (events[-1].profile.end - events[0].profile.start) * 1e-9
+        return seconds
 
     def rung_synchronize(self):
         # An OpenCL rung's commands are asynchronous: its queue finishes
@@ -173,7 +184,7 @@ def main():
                 rung = module.Rung()
                 inputs = map_arrays(command["inputs"], writable=False)
                 outputs = map_arrays(command["outputs"], writable=True)
-                context = {"params": command["params"], "kernels": command["kernels"], "threads": command["threads"]}
+                context = {key: command[key] for key in ("params", "kernels", "threads", "opencl_device") if key in command}
                 rung.prepare(inputs, outputs, context)
                 device = getattr(module, "DEVICE", "cpu")
                 if device == "cuda":

@@ -29,6 +29,9 @@
 #include "ladder/error.hpp"
 #include "ladder/python.hpp"
 #include "ladder/rung.hpp"
+#ifdef LADDER_HAVE_OPENCL
+#include "ladder/opencl.hpp"
+#endif
 
 extern char** environ;
 
@@ -115,11 +118,12 @@ constexpr const char* kInstallHint =
 
 // Seconds a step may take before the worker counts as hung: a minute, and a
 // second more per 20 MB of the case's arrays; its first call (imports,
-// Numba's JIT, kernel compiles) two minutes more. --hang-limit sets the first.
+// Numba's JIT, kernel compiles) two minutes more. --hang-limit S sets every
+// step's limit, the first calls' too.
 double hang_limit_s = 0;
 double step_limit(double array_bytes, bool first_call) {
-  const double limit = hang_limit_s > 0 ? hang_limit_s : 60 + array_bytes / 20e6;
-  return first_call ? limit + 120 : limit;
+  if (hang_limit_s > 0) return hang_limit_s;
+  return 60 + array_bytes / 20e6 + (first_call ? 120 : 0);
 }
 
 // A file in shared memory (/dev/shm where there is one), mapped here; removed
@@ -238,7 +242,7 @@ class PythonWorker {
     if (kind == "missing_module")
       throw RungError(text + ": the package " + package_of(answer.value("module", "")) + " is not installed for " +
                       python_interpreter() + " (" + kInstallHint + ")");
-    throw RungError(text + " (in " + name + ")");
+    throw RungError(text + " (the " + name + " step)");
   }
 
  private:
@@ -306,15 +310,15 @@ class PythonWorker {
     int status = 0;
     const pid_t ended = pid_ > 0 ? ::waitpid(pid_, &status, 0) : -1;
     pid_ = -1;
-    std::string how = "ended";
+    std::string how = "ended during " + name + ".";
     if (ended > 0 && WIFSIGNALED(status))
       how = "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) +
-            "): compiled code (Numba, Cython) that reads or writes outside its arrays?";
+            ") during " + name + ": compiled code (Numba, Cython) that reads or writes outside its arrays?";
     else if (ended > 0 && WIFEXITED(status))
-      how = "exited with status " + std::to_string(WEXITSTATUS(status));
+      how = "exited with status " + std::to_string(WEXITSTATUS(status)) + " during " + name + ".";
     const std::string words = last_words();
     stop(true);
-    return RungError("the Python worker " + how + " during " + name + "." + words);
+    return RungError("the Python worker " + how + words);
   }
 
   std::string last_words() const {
@@ -398,12 +402,22 @@ class PythonRung : public Rung {
     const std::string kernels = context_.track == kExercisesTrack
                                     ? std::string(LADDER_EXERCISES_SOURCE_DIR) + "/" + context_.exercise + "/kernels"
                                     : std::string(LADDER_SOURCE_DIR) + "/kernels/" + context_.exercise;
-    const nlohmann::json prepared = step({{"step", "prepare"},
-                                          {"inputs", input_specs},
-                                          {"outputs", output_specs},
-                                          {"params", context_.params.values()},
-                                          {"kernels", kernels},
-                                          {"threads", context_.options.threads}});
+    nlohmann::json command = {{"step", "prepare"},
+                              {"inputs", input_specs},
+                              {"outputs", output_specs},
+                              {"params", context_.params.values()},
+                              {"kernels", kernels},
+                              {"threads", context_.options.threads}};
+#ifdef LADDER_HAVE_OPENCL
+    // The device the C++ opencl rungs get (--opencl-device P:D, else the
+    // first GPU, else the CPU): a PyOpenCL rung opens the same one.
+    if (declared_.device == "opencl") {
+      const OpenClDevice device = select_opencl_device(context_.options);
+      command["opencl_device"] = {device.platform_index, device.device_index};
+      command["opencl_device_name"] = device.name;
+    }
+#endif
+    const nlohmann::json prepared = step(command);
     for (auto& file : input_files_) file->unlink();  // mapped by the worker now
     for (auto& [name, file] : output_files_) file->unlink();
     first_call("prepare", prepared);
