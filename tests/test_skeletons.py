@@ -29,9 +29,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-OPEN = re.compile(r"^\s*// ==== (yours|exercise only)\b")
-CLOSE = re.compile(r"^\s*// ==== end\s*$")
-MARKER = re.compile(r"^\s*// ====")
+# `//` in C++, CUDA and OpenCL files; `#` in the Python rungs.
+OPEN = re.compile(r"^\s*(//|#) ==== (yours|exercise only)\b")
+CLOSE = re.compile(r"^\s*(//|#) ==== end\s*$")
+MARKER = re.compile(r"^\s*(//|#) ====")
 NOT_SKELETONS = {"CMakeLists.txt", "README.md"}
 
 

@@ -88,9 +88,23 @@ class HostClock:
         pass
 
 
+# Reads a buffer larger than the L2 cache, as the C++ cuda rungs' eviction
+# does: what the rung reads next comes from memory, not from the cache. It
+# writes only if a word holds a value the buffer never holds.
+SCRUB_KERNEL = r"""
+extern "C" __global__ void read_scrub(const unsigned* words, unsigned long long n, unsigned* flag) {
+  unsigned seen = 0;
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+       i += (unsigned long long)gridDim.x * blockDim.x)
+    seen |= words[i];
+  if (seen == 0xFFFFFFFFu) *flag = seen;
+}
+"""
+
+
 class CupyClock:
     """compute() on a GPU through CuPy: CUDA events on the current stream,
-    as the C++ cuda rungs are timed; the L2 cache rewritten before each timed
+    as the C++ cuda rungs are timed; the L2 cache read out before each timed
     repetition (the harness's eviction)."""
 
     def __init__(self, rung):
@@ -99,8 +113,9 @@ class CupyClock:
         self.cupy = cupy
         self.start, self.end = cupy.cuda.Event(), cupy.cuda.Event()
         l2_bytes = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)["l2CacheSize"]
-        self.scratch = cupy.empty(2 * max(l2_bytes, 1 << 20), dtype=cupy.uint8)
-        self.stamp = 0
+        self.scratch = cupy.zeros(2 * max(l2_bytes, 1 << 20) // 4, dtype=cupy.uint32)
+        self.flag = cupy.zeros(1, dtype=cupy.uint32)
+        self.scrub = cupy.RawKernel(SCRUB_KERNEL, "read_scrub")
 
     def time(self, step):
         stream = self.cupy.cuda.get_current_stream()
@@ -114,8 +129,7 @@ class CupyClock:
         self.cupy.cuda.get_current_stream().synchronize()
 
     def evict(self):
-        self.stamp = (self.stamp + 1) % 251
-        self.scratch.fill(self.stamp)
+        self.scrub((1024,), (256,), (self.scratch, self.cupy.uint64(self.scratch.size), self.flag))
 
 
 class NumbaCudaClock(CupyClock):
@@ -143,6 +157,19 @@ class NumbaCudaClock(CupyClock):
     def evict(self):
         self.stamp = (self.stamp + 1) % 251
         self.scratch[:] = self.stamp
+
+
+def use_cuda_device(index, requires):
+    """The GPU ladder chose (--cuda-device, LADDER_CUDA_DEVICE, else the
+    first), made current for the library the rung computes with."""
+    if "cupy" in requires:
+        import cupy
+
+        cupy.cuda.Device(index).use()
+    else:
+        from numba import cuda
+
+        cuda.select_device(index)
 
 
 def library_versions(names):
@@ -174,19 +201,24 @@ def main():
         started = time.perf_counter()
         try:
             if step == "load":
-                sys.path.insert(0, os.path.dirname(rung_file))
+                # The rung's own folder (its siblings), then this one's (cuda_source.py).
+                sys.path[:0] = [os.path.dirname(rung_file), os.path.dirname(os.path.abspath(__file__))]
                 spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(rung_file))[0], rung_file)
                 module = importlib.util.module_from_spec(spec)
                 spec.loader.exec_module(module)
                 reply(ok=True, seconds=time.perf_counter() - started, python=sys.version.split()[0],
                       libraries=library_versions(getattr(module, "REQUIRES", ())))
             elif step == "prepare":
+                device = getattr(module, "DEVICE", "cpu")
+                if device == "cuda":
+                    use_cuda_device(command.get("cuda_device", 0), getattr(module, "REQUIRES", ()))
                 rung = module.Rung()
                 inputs = map_arrays(command["inputs"], writable=False)
                 outputs = map_arrays(command["outputs"], writable=True)
-                context = {key: command[key] for key in ("params", "kernels", "threads", "opencl_device") if key in command}
+                context = {key: command[key] for key in ("params", "kernels", "threads", "cuda_device",
+                                                           "opencl_platform_name", "opencl_device_name")
+                           if key in command}
                 rung.prepare(inputs, outputs, context)
-                device = getattr(module, "DEVICE", "cpu")
                 if device == "cuda":
                     clock = CupyClock(rung) if "cupy" in sys.modules else NumbaCudaClock(rung)
                 else:

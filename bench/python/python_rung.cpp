@@ -76,7 +76,7 @@ Declarations read_declarations(const std::string& path) {
 // The PyPI package of a module a rung may need, for the line that says how to install it.
 std::string package_of(const std::string& module) {
   static const std::map<std::string, std::string> packages = {
-      {"numba.cuda", "numba-cuda"}, {"cupy", "cupy-cuda12x"}, {"pyopencl", "pyopencl"},
+      {"numba.cuda", "numba-cuda"}, {"cupy", "cupy-cuda13x"}, {"pyopencl", "pyopencl"},
       {"Cython", "cython"},         {"pyximport", "cython"},  {"numba", "numba"}};
   const auto known = packages.find(module);
   return known == packages.end() ? module : known->second;
@@ -114,7 +114,8 @@ std::vector<std::string> missing_modules(const std::vector<std::string>& modules
 }
 
 constexpr const char* kInstallHint =
-    "scripts/bootstrap.sh installs it into .venv; or: .venv/bin/pip install -r bench/python/requirements.txt";
+    "scripts/bootstrap.sh installs it into .venv; or: .venv/bin/pip install -r bench/python/requirements.txt "
+    "(requirements-cuda.txt where a GPU is)";
 
 // Seconds a step may take before the worker counts as hung: a minute, and a
 // second more per 20 MB of the case's arrays; its first call (imports,
@@ -408,13 +409,25 @@ class PythonRung : public Rung {
                               {"params", context_.params.values()},
                               {"kernels", kernels},
                               {"threads", context_.options.threads}};
+    if (declared_.device == "cuda") {
+      // The GPU the C++ cuda rungs get: --cuda-device N, else LADDER_CUDA_DEVICE, else the first.
+      int device = context_.options.cuda_device;
+      if (const char* chosen = std::getenv("LADDER_CUDA_DEVICE"); device < 0 && chosen && *chosen)
+        device = std::atoi(chosen);
+      command["cuda_device"] = device < 0 ? 0 : device;
+    }
 #ifdef LADDER_HAVE_OPENCL
     // The device the C++ opencl rungs get (--opencl-device P:D, else the
     // first GPU, else the CPU): a PyOpenCL rung opens the same one.
     if (declared_.device == "opencl") {
       const OpenClDevice device = select_opencl_device(context_.options);
-      command["opencl_device"] = {device.platform_index, device.device_index};
-      command["opencl_device_name"] = device.name;
+      auto text = [](auto get, auto object, cl_uint what) {
+        char value[1024] = {};
+        get(object, what, sizeof value - 1, value, nullptr);
+        return std::string(value);
+      };
+      command["opencl_platform_name"] = text(clGetPlatformInfo, device.platform, CL_PLATFORM_NAME);
+      command["opencl_device_name"] = text(clGetDeviceInfo, device.device, CL_DEVICE_NAME);
     }
 #endif
     const nlohmann::json prepared = step(command);
@@ -504,9 +517,9 @@ void set_python_hang_limit(double seconds) { hang_limit_s = seconds; }
 
 std::size_t python_ladder_position(const std::string& rung) {
   static const std::vector<std::string> ladder = {
-      "python_loops",  "python_numpy",    "python_numba",      "python_numba_parallel", "python_numba_vectorize",
+      "python_loops",  "python_numpy",    "python_numba",      "python_numba_parallel", "python_numba_vectorize", "python_numba_guvectorize",
       "python_cython_tuples", "python_cython", "python_cython_prange", "python_pyopencl", "python_cupy",
-      "python_numba_cuda", "python_numba_cuda_vectorize", "python_numba_guvectorize"};
+      "python_numba_cuda", "python_numba_cuda_vectorize", "python_numba_cuda_guvectorize"};
   const auto at = std::find(ladder.begin(), ladder.end(), rung);
   return static_cast<std::size_t>(at - ladder.begin());
 }
@@ -560,6 +573,11 @@ Availability python_rung_availability(const std::string& exercise, const std::st
   if (file.empty()) return {false, "not built in this build"};
   if (!std::filesystem::exists(file)) return {false, "its file " + file + " is gone"};
   const Declarations declared = read_declarations(file);
+  // The device first: on a machine without a GPU, that is the reason, whatever is installed.
+  if (declared.device == "cuda")
+    if (Availability gpu = cuda_availability(options); !gpu.available) return gpu;
+  if (declared.device == "opencl")
+    if (Availability device = opencl_availability(options); !device.available) return device;
   const std::vector<std::string> missing = missing_modules(declared.requires_modules);
   if (!missing.empty()) {
     std::string names, packages;
@@ -570,8 +588,6 @@ Availability python_rung_availability(const std::string& exercise, const std::st
     return {false, "needs the Python module " + names + " (PyPI: " + packages + "), not installed for " +
                        python_interpreter() + ": " + kInstallHint};
   }
-  if (declared.device == "cuda") return cuda_availability(options);
-  if (declared.device == "opencl") return opencl_availability(options);
   return {true, ""};
 }
 

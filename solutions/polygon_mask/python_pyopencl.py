@@ -12,6 +12,8 @@ import os
 import numpy as np
 import pyopencl as cl
 
+from opencl_device import chosen_device
+
 REQUIRES = ("pyopencl",)
 DEVICE = "opencl"
 
@@ -20,8 +22,7 @@ PIXELS_PER_ITEM = 4  # neighbouring pixels per work-item: the kernel's PIXELS_PE
 
 class Rung:
     def prepare(self, inputs, outputs, context):
-        platform, device = context["opencl_device"]  # the device ladder chose for the opencl rungs
-        self.device = cl.get_platforms()[platform].get_devices()[device]
+        self.device = chosen_device(context)  # the device ladder chose for the opencl rungs
         self.context = cl.Context([self.device])
         self.queue = cl.CommandQueue(self.context, properties=cl.command_queue_properties.PROFILING_ENABLE)
         with open(os.path.join(context["kernels"], "polygon_mask.cl")) as kernel_file:

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The Python rungs on the GPU machine (docs/gpu-machine.md): its Python has
+# CuPy and numba-cuda but no network; wheels carried in .whl (a NumPy that
+# its Numba supports, PyOpenCL) go first on the path. Builds `ladder`, checks
+# every Python rung of EXERCISES beside the C++ ones and runs them at SIZES,
+# writing logs and results into OUTDIR.
+#
+#   scripts/gpu_python_rungs.sh OUTDIR [EXERCISE...]
+#
+# LADDER_VENV (default /opt/torch/.venv, the machine's), SIZES (default
+# workshop), VARIANTS (default: every rung), BUILD (default build-gpu).
+set -uo pipefail
+out=${1:?usage: scripts/gpu_python_rungs.sh OUTDIR [EXERCISE...]}
+shift
+[ $# -gt 0 ] || set -- vector_add polygon_mask histogram primes
+exercises=("$@")
+build=${BUILD:-build-gpu}
+export LADDER_VENV=${LADDER_VENV:-/opt/torch/.venv}
+mkdir -p "$out"
+if compgen -G ".whl/*.whl" >/dev/null; then
+  "$LADDER_VENV/bin/python3" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+fi
+"$LADDER_VENV/bin/python3" -c "import numpy, cupy, numba; print('numpy', numpy.__version__, 'cupy', cupy.__version__, 'numba', numba.__version__)" 2>&1 | tee "$out/python.txt"
+{
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLADDER_CUDA=ON -DLADDER_OPENCL=ON -DLADDER_TESTS=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" && cmake --build "$build" --target ladder -j "$(nproc)"
+} >"$out/build.log" 2>&1 || { echo "build failed"; tail -30 "$out/build.log"; exit 1; }
+ladder=$build/bench/ladder
+"$ladder" list >"$out/list.txt" 2>&1
+status=0
+# The rungs of VARIANTS that the exercise has (all of them where VARIANTS is empty).
+rungs_of() {
+  "$ladder" list --json | python3 -c "
+import json, sys
+wanted = [w for w in '${VARIANTS:-}'.split(',') if w]
+for entry in json.load(sys.stdin):
+    if entry['exercise'] == '$1':
+        print(','.join(r['name'] for r in entry['rungs'] if not wanted or r['name'] in wanted))"
+}
+for exercise in "${exercises[@]}"; do
+  "$ladder" check "$exercise" >"$out/check-$exercise.txt" 2>&1 || status=1
+  cat "$out/check-$exercise.txt"
+done
+for size in ${SIZES-workshop}; do
+  for exercise in "${exercises[@]}"; do
+    "$ladder" run "$exercise" --size "$size" --variants "$(rungs_of "$exercise")" \
+      --out "$out/results-$exercise-$size.json" >"$out/run-$exercise-$size.txt" 2>&1 || status=1
+    grep -E "^$exercise|^  (cuda|opencl|python|serial|openmp)" "$out/run-$exercise-$size.txt"
+  done
+done
+(cd "$out" && tar czf results.tgz results-*.json run-*.txt check-*.txt list.txt python.txt && rm -f results-*.json)
+exit $status
