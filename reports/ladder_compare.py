@@ -70,8 +70,8 @@ def device_timed(row, figure):
     host's cores, which move as the machine does."""
     if figure != "compute":
         return False
-    if "rung" in row:
-        return row.get("backend") in ("cuda", "opencl") and row.get("device_kind") != "cpu"
+    if "rung" in row:  # a Python rung on a GPU (CuPy, numba.cuda, PyOpenCL) is timed by the device's events too
+        return row.get("backend") in ("cuda", "opencl", "python") and row.get("device_kind") != "cpu"
     return row.get("device") == "gpu"
 
 

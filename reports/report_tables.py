@@ -50,6 +50,9 @@ def table_rows(results):
                 "scaling": entry.get("scaling", ""),
                 "rung": row["rung"],
                 "backend": row["backend"],
+                "language": row.get("language", "C++"),
+                "python_device": row.get("python", {}).get("device", ""),
+                "first_compute_s": row.get("python", {}).get("first_call_s", {}).get("compute"),
                 "status": row["status"],
                 "reason": row.get("reason", ""),
                 "device": row.get("device", ""),
@@ -199,6 +202,8 @@ def copies_data(row):
     no-ops, not figures, and so are an openmp_target rung's on the host fallback."""
     if row["backend"] == "openmp_target":
         return row.get("device_kind") == "gpu"
+    if row["backend"] == "python":  # a CuPy, numba.cuda or PyOpenCL rung copies; NumPy and Numba on the host do not
+        return (row.get("python_device") or row.get("python", {}).get("device", "cpu")) != "cpu"
     return row.get("device", "") != "" and row["backend"] in ("cuda", "opencl")
 
 

@@ -39,7 +39,7 @@ def where_it_failed(error, rung_file):
     """The innermost line of the rung's own file in the traceback (the
     participant's mistake), else the innermost line of all."""
     frames = traceback.extract_tb(error.__traceback__)
-    own = [f for f in frames if os.path.samefile(f.filename, rung_file)] if os.path.exists(rung_file) else []
+    own = [f for f in frames if os.path.abspath(f.filename) == os.path.abspath(rung_file)]
     frame = (own or frames or [None])[-1]
     if frame is None:
         return ""

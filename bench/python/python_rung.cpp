@@ -387,6 +387,7 @@ class PythonRung : public Rung {
     const nlohmann::json& loaded = worker_->loaded();
     language_ = {{"language", "python"},
                  {"python", loaded.value("python", "")},
+                 {"device", declared_.device},
                  {"libraries", loaded["libraries"]},
                  {"threads", context_.options.threads}};
     // The inputs, copied once into shared files; the outputs too (poisoned
@@ -428,6 +429,7 @@ class PythonRung : public Rung {
       };
       command["opencl_platform_name"] = text(clGetPlatformInfo, device.platform, CL_PLATFORM_NAME);
       command["opencl_device_name"] = text(clGetDeviceInfo, device.device, CL_DEVICE_NAME);
+      opencl_gpu_ = device.is_gpu;
     }
 #endif
     const nlohmann::json prepared = step(command);
@@ -463,7 +465,9 @@ class PythonRung : public Rung {
                           " bytes past its end (is a loop bound <= where it should be <, or range(n + 1)?)");
   }
   std::string device_name() const override { return device_.empty() ? host_cpu_model() : device_; }
-  DeviceKind device_kind() const override { return declared_.device == "cuda" ? DeviceKind::gpu : DeviceKind::cpu; }
+  DeviceKind device_kind() const override {
+    return declared_.device == "cuda" || (declared_.device == "opencl" && opencl_gpu_) ? DeviceKind::gpu : DeviceKind::cpu;
+  }
   std::optional<nlohmann::json> language() const override {
     nlohmann::json language = language_;
     language["first_call_s"] = worker_ ? worker_->first_calls() : nlohmann::json::object();
@@ -497,6 +501,7 @@ class PythonRung : public Rung {
   std::vector<std::unique_ptr<SharedFile>> input_files_;
   std::map<std::string, std::unique_ptr<SharedFile>> output_files_;
   std::string device_;
+  bool opencl_gpu_ = false;  // a PyOpenCL rung's device is a GPU (not PoCL on the host)
   nlohmann::json language_;
 };
 

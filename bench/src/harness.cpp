@@ -55,8 +55,12 @@ RungResult not_built(RungResult result, const std::string& exercise, const std::
 // Why a built rung is not run here: its device is missing, or one run is
 // predicted to take longer than the rung's whole time budget.
 std::optional<std::string> why_skipped(const Problem& problem, const RungResult& result, const Params& params,
-                                       const RunOptions& options, const TimingPolicy& policy) {
-  Availability availability = backend_availability(result.backend, options);
+                                       const std::string& track, const RunOptions& options,
+                                       const TimingPolicy& policy) {
+  // A Python rung needs its own modules and device besides an interpreter.
+  Availability availability = result.backend == Backend::python
+                                  ? python_rung_availability(problem.name(), result.rung, track, options)
+                                  : backend_availability(result.backend, options);
   if (!availability.available) return availability.reason;
   auto prediction = problem.predict(result.rung, params);
   if (!prediction || prediction->seconds <= policy.time_budget) return std::nullopt;
@@ -146,7 +150,7 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
   result.rung = rung_name;
   result.backend = entry ? entry->backend : backend_of(rung_name);
   if (entry == nullptr) return not_built(std::move(result), problem.name(), track, options_);
-  if (auto why = why_skipped(problem, result, params, options_, policy_))
+  if (auto why = why_skipped(problem, result, params, track, options_, policy_))
     return stopped(std::move(result), RungStatus::skipped, *why);
 
   Arrays outputs = problem.allocate_outputs(inputs, params);
