@@ -18,14 +18,30 @@ void print_table_header(std::ostream& out) {
       << std::setw(9) << "ceiling" << '\n';
 }
 
+namespace {
+
+// Under a Python rung's row: its first calls (imports, JIT, kernel compiles),
+// which the samples leave out.
+void print_first_calls(std::ostream& out, const nlohmann::json& row) {
+  if (!row.contains("python")) return;
+  const nlohmann::json& first = row["python"]["first_call_s"];
+  if (first.empty()) return;
+  out << std::string(kRungColumn + 2, ' ') << "first calls, not in the samples:";
+  for (const std::string step : {"import", "prepare", "upload", "compute", "download"})
+    if (first.contains(step)) out << ' ' << step << ' ' << format_time(first[step].get<double>());
+  out << '\n';
+}
+
+}  // namespace
+
 // One row of the table printed as the run goes.
 void print_row(std::ostream& out, const nlohmann::json& row) {
   last_output = Clock::now();
-  out << "  " << std::left << std::setw(kRungColumn) << row["rung"].get<std::string>() << std::setw(9)
-      << row["status"].get<std::string>();
-  if (row["status"] != "ok") {
+  const std::string status = row["status"].get<std::string>();
+  out << "  " << std::left << std::setw(kRungColumn) << row["rung"].get<std::string>() << std::setw(9) << status;
+  if (status != "ok") {
     // "not_implemented" is wider than the column: a space keeps it apart from the reason.
-    if (row["status"].get<std::string>().size() >= 9) out << ' ';
+    if (status.size() >= 9) out << ' ';
     out << row.value("reason", std::string()) << '\n' << std::flush;
     return;
   }
@@ -52,7 +68,9 @@ void print_row(std::ostream& out, const nlohmann::json& row) {
     out << std::setw(7) << std::fixed << std::setprecision(0) << fraction["compute"].get<double>() * 100 << " %";
   if (row.value("device_kind", std::string()) == "gpu" && !fraction["transfer"].is_null())
     out << " / " << std::fixed << std::setprecision(0) << fraction["transfer"].get<double>() * 100 << " % of PCIe";
-  out << '\n' << std::flush;
+  out << '\n';
+  print_first_calls(out, row);
+  out << std::flush;
 }
 
 }  // namespace ladder
