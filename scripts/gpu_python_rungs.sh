@@ -42,6 +42,9 @@ for exercise in "${exercises[@]}"; do
   "$ladder" check "$exercise" >"$out/check-$exercise.txt" 2>&1 || status=1
   cat "$out/check-$exercise.txt"
 done
+# The GPU Python steps' planted mistakes, and every Python rung's check.
+bash tests/test_python_gpu_mistakes.sh "$PWD" "$ladder" >"$out/gpu-mistakes.txt" 2>&1 || status=1
+grep -E "^(ok|FAILED)" "$out/gpu-mistakes.txt"
 for size in ${SIZES-workshop}; do
   for exercise in "${exercises[@]}"; do
     "$ladder" run "$exercise" --size "$size" --variants "$(rungs_of "$exercise")" \
@@ -49,5 +52,6 @@ for size in ${SIZES-workshop}; do
     grep -E "^$exercise|^  (cuda|opencl|python|serial|openmp)" "$out/run-$exercise-$size.txt"
   done
 done
-(cd "$out" && tar czf results.tgz results-*.json run-*.txt check-*.txt list.txt python.txt && rm -f results-*.json)
+(cd "$out" && tar czf results.tgz results-*.json run-*.txt check-*.txt list.txt python.txt gpu-mistakes.txt &&
+  rm -f results-*.json run-*.txt)
 exit $status

@@ -81,4 +81,30 @@ expect "a missing module is skipped, naming it and how to install it" \
 expect "a skeleton's TODO is not implemented" "^  python_todo +not implemented \(compute: the scanline, yours to write\)" "$out"
 expect "a rung that prints still passes" "^  python_prints +pass" "$out"
 
+# The other Python steps that run on this machine, each with the mistake of
+# its shape: the ufunc's result not written into the harness's output
+# (vector_add), and a launch whose tiles miss the frame's last rows
+# (spot_finding, on PoCL). The GPU steps' mistakes are planted on the GPU
+# machine (scripts/gpu_python_rungs.sh).
+plant_in() {  # plant_in EXERCISE SOLUTION_FILE NAME FROM TO
+  mkdir -p "$work/participant/$1"
+  python3 - "$source_dir/solutions/$1/$2" "$work/participant/$1/python_$3.py" "$4" "$5" <<'PY' || { echo "FAILED: cannot plant $3"; exit 1; }
+import sys
+source, target, old, new = sys.argv[1:5]
+text = open(source).read()
+if old not in text:
+    sys.exit(f"{source} no longer holds {old!r}")
+open(target, "w").write(text.replace(old, new, 1))
+PY
+}
+plant_in vector_add python_numba_vectorize.py not_into_the_output "add(self.a, self.b, out=self.c)" "self.c = add(self.a, self.b)"
+plant_in spot_finding python_pyopencl.py last_tiles_missed "-(-height // TILE_HEIGHT) * GROUP_ROWS" "(height // TILE_HEIGHT) * GROUP_ROWS"
+for step in "vector_add not_into_the_output" "spot_finding last_tiles_missed"; do
+  read -r exercise rung <<<"$step"
+  LADDER_EXERCISES_PYTHON=$work/participant timeout 300 "$ladder" check "$exercise" --track exercises --size tiny \
+    --variants "python_$rung" >"$work/$rung.txt" 2>&1
+  cat "$work/$rung.txt"
+  expect "$exercise: python_$rung fails on a case, naming it" "^  python_$rung +FAIL case .*seed=[0-9]+" "$work/$rung.txt"
+done
+
 exit $((failures == 0 ? 0 : 1))

@@ -401,8 +401,12 @@ class PythonRung : public Rung {
       output_files_[name] = share(name, array);
       output_specs.push_back(array_spec(name, array, output_files_[name]->path()));
     }
+    // The track's kernels: kernels/<ex>/, or the participant's <folder>/<ex>/kernels/
+    // (the folder LADDER_EXERCISES_PYTHON names, where it names one).
+    const char* participant = std::getenv("LADDER_EXERCISES_PYTHON");
+    const std::string exercises = participant && *participant ? participant : LADDER_EXERCISES_SOURCE_DIR;
     const std::string kernels = context_.track == kExercisesTrack
-                                    ? std::string(LADDER_EXERCISES_SOURCE_DIR) + "/" + context_.exercise + "/kernels"
+                                    ? exercises + "/" + context_.exercise + "/kernels"
                                     : std::string(LADDER_SOURCE_DIR) + "/kernels/" + context_.exercise;
     nlohmann::json command = {{"step", "prepare"},
                               {"inputs", input_specs},
@@ -441,8 +445,11 @@ class PythonRung : public Rung {
   }
   void upload() override { first_call("upload", step({{"step", "upload"}})); }
   void compute() override { first_call("compute", step({{"step", "compute"}})); }
-  void download() override {
-    first_call("download", step({{"step", "download"}}));
+  void download() override { first_call("download", step({{"step", "download"}})); }
+  // The outputs from the shared files into ladder's arrays, where they are
+  // checked: not in download(), whose time would then hold a copy that a C++
+  // rung on the host never makes.
+  void collect() override {
     for (auto& [name, file] : output_files_) {
       Array& output = outputs_->at(name);
       std::memcpy(output.raw(), file->data(), output.bytes());

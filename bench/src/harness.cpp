@@ -52,6 +52,8 @@ RungResult not_built(RungResult result, const std::string& exercise, const std::
                  std::move(reason));
 }
 
+constexpr int kLeastRunsOfARung = 9;
+
 // Why a built rung is not run here: its device is missing, or one run is
 // predicted to take longer than the rung's whole time budget.
 std::optional<std::string> why_skipped(const Problem& problem, const RungResult& result, const Params& params,
@@ -63,10 +65,14 @@ std::optional<std::string> why_skipped(const Problem& problem, const RungResult&
                                   : backend_availability(result.backend, options);
   if (!availability.available) return availability.reason;
   auto prediction = problem.predict(result.rung, params);
-  if (!prediction || prediction->seconds <= policy.time_budget) return std::nullopt;
+  // A Python rung's budget covers the least the harness runs it: the checked
+  // first run, then a pilot and three samples of each of its two figures.
+  const int runs = result.backend == Backend::python ? kLeastRunsOfARung : 1;
+  if (!prediction || prediction->seconds * runs <= policy.time_budget) return std::nullopt;
   std::ostringstream reason;
-  reason << "predicted " << std::setprecision(3) << prediction->seconds << " s per run (" << prediction->why
-         << "), over the run's time budget of " << policy.time_budget << " s per rung (--time-budget)";
+  reason << "predicted " << std::setprecision(3) << prediction->seconds << " s per run (" << prediction->why << ")"
+         << (runs > 1 ? " times the " + std::to_string(runs) + " runs it needs at least" : "")
+         << ", over the run's time budget of " << policy.time_budget << " s per rung (--time-budget)";
   return reason.str();
 }
 
@@ -174,6 +180,13 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
   // The outputs again, as the last timed repetition left them (its download
   // included): every repetition must give the whole answer afresh. A rung
   // that adds to what the run before left passes the first check only.
+  // A Python rung's outputs come into ladder's arrays from its shared files
+  // in collect(). (An MPI rung's is a step of all its ranks, made once, untimed.)
+  try {
+    if (result.backend == Backend::python) rung->collect();
+  } catch (const std::exception& e) {
+    return stopped(std::move(result), RungStatus::failed, std::string("after timing: ") + e.what());
+  }
   if (CheckResult again = problem.check(outputs, expected); !again.ok)
     return stopped(
         std::move(result), RungStatus::failed,

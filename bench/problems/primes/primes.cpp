@@ -121,7 +121,9 @@ class Primes final : public Problem {
     if (rung == "naive")
       return Prediction{n * n / (4 * std::log(n)) * kSecondsPerDivision,
                         "trial division to k/2 is quadratic: about n^2 / (4 ln n) divisions, ~2 ns each"};
-    if (rung == "cuda_trial" || rung == "opencl_trial")
+    // The solutions' pure-Python sieve: 4.8 ms at 10^5 on the development machine kind.
+    if (rung == "python_loops") return Prediction{n * 5e-8, "a sieve in pure Python, about 50 ns a number"};
+    if (rung == "cuda_trial" || rung == "opencl_trial" || rung == "python_cupy" || rung == "python_numba_cuda")
       return Prediction{std::pow(n, 1.5) / 32 * kSecondsPerWarpDivision,
                         "trial division to sqrt(k): about n^1.5 / 32 warp-divisions on a data-centre GPU"};
     return std::nullopt;
