@@ -8,7 +8,8 @@
 #   scripts/gpu_python_rungs.sh OUTDIR [EXERCISE...]
 #
 # LADDER_VENV (default /opt/torch/.venv, the machine's), SIZES (default
-# workshop), VARIANTS (default: every rung), BUILD (default build-gpu).
+# workshop), VARIANTS (default: every rung; those an exercise has are checked
+# and run), BUILD (default build-gpu).
 set -uo pipefail
 out=${1:?usage: scripts/gpu_python_rungs.sh OUTDIR [EXERCISE...]}
 shift
@@ -39,7 +40,7 @@ for entry in json.load(sys.stdin):
         print(','.join(r['name'] for r in entry['rungs'] if not wanted or r['name'] in wanted))"
 }
 for exercise in "${exercises[@]}"; do
-  "$ladder" check "$exercise" >"$out/check-$exercise.txt" 2>&1 || status=1
+  "$ladder" check "$exercise" --variants "$(rungs_of "$exercise")" >"$out/check-$exercise.txt" 2>&1 || status=1
   cat "$out/check-$exercise.txt"
 done
 # The GPU Python steps' planted mistakes, and every Python rung's check.
