@@ -24,10 +24,20 @@ if compgen -G ".whl/*.whl" >/dev/null; then
   "$LADDER_VENV/bin/python3" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
 fi
+# PyOpenCL's wheel brings its own ICD loader, which finds the platforms by
+# /etc/OpenCL/vendors; the machine's names only PoCL there (its C++ rungs
+# reach the GPU through the CUDA toolkit's libOpenCL). A folder of both,
+# where the NVIDIA library is there (not yet tried on the machine).
+if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p | grep -q libnvidia-opencl.so.1; then
+  mkdir -p /tmp/opencl-vendors && cp /etc/OpenCL/vendors/*.icd /tmp/opencl-vendors/ 2>/dev/null
+  echo libnvidia-opencl.so.1 >/tmp/opencl-vendors/nvidia.icd
+  export OCL_ICD_VENDORS=/tmp/opencl-vendors
+fi
 "$LADDER_VENV/bin/python3" -c "import numpy, cupy, numba; print('numpy', numpy.__version__, 'cupy', cupy.__version__, 'numba', numba.__version__)" 2>&1 | tee "$out/python.txt"
 {
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLADDER_CUDA=ON -DLADDER_OPENCL=ON -DLADDER_TESTS=OFF \
-    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" && cmake --build "$build" --target ladder -j "$(nproc)"
+    -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHITECTURES:-native}" -DLADDER_GIT_REVISION="${LADDER_GIT_REVISION:-}" &&
+    cmake --build "$build" --target ladder -j "$(nproc)"
 } >"$out/build.log" 2>&1 || { echo "build failed"; tail -30 "$out/build.log"; exit 1; }
 ladder=$build/bench/ladder
 "$ladder" list >"$out/list.txt" 2>&1

@@ -10,7 +10,8 @@
 set -uo pipefail
 source_dir=$1 ladder=$2
 source "$(dirname "$0")/shell_test.sh"  # $work, $failures, expect
-if ! "$ladder" list | grep -Eq "^  python_cupy +python +runs here"; then
+"$ladder" list >"$work/list.txt" 2>&1  # (grep -q on a pipe would end ladder early: pipefail)
+if ! grep -Eq "^  python_cupy +python +runs here" "$work/list.txt"; then
   echo "skipped: no GPU Python rung runs here"; exit 77
 fi
 plant_in() {  # plant_in EXERCISE FILE (under solutions/ or kernels/) TARGET FROM TO
