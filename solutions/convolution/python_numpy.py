@@ -3,8 +3,9 @@
 The loops over the K×L taps stay in Python; each tap adds the weighted
 image, shifted by (i, j), into the output: output[i:i+H, j:j+W] +=
 kernel[i, j] · image. The zero border of the full output needs no padding
-and no bounds check: a shifted image simply does not reach it. K·L NumPy
-calls over H×W pixels instead of (H+K-1)(W+L-1)·K·L interpreted steps.
+and no bounds check: a shifted image simply does not reach it. K·L pairs of
+NumPy calls over H×W pixels instead of (H+K-1)(W+L-1)·K·L interpreted
+steps, but each tap reads and writes the whole output from memory.
 """
 import numpy as np
 

@@ -309,8 +309,11 @@ class KappaSigma final : public Problem {
   }
 
   std::optional<Prediction> predict(const std::string& rung, const Params& params) const override {
-    if (rung != "naive") return std::nullopt;
     const double n = static_cast<double>(params.integer("height")) * static_cast<double>(params.integer("width"));
+    // The pure-Python loop, every iteration included: 10.8 s on the 2048² sky
+    // on the development machine kind.
+    if (rung == "python_loops") return Prediction{n * 2.6e-6, "the lesson's loop in pure Python, about 2.6 µs a pixel"};
+    if (rung != "naive") return std::nullopt;
     if (n < 1e6) return std::nullopt;
     return Prediction{kNaiveIterations * n * std::log2(n) * kSecondsPerSortStep,
                       "copies and sorts every kept pixel in each of ~" + std::to_string(int(kNaiveIterations)) +
