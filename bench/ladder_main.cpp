@@ -30,6 +30,9 @@ int main(int argc, char** argv) {
   } catch (const DeviceError& error) {
     std::cerr << "ladder: device error: " << error.what() << '\n';
     return 3;
+  } catch (const RungError& error) {  // a Python rung's exception, its worker's death or hang (`solve`)
+    std::cerr << "ladder: the rung failed: " << error.what() << '\n';
+    return 1;
   } catch (const std::bad_alloc&) {
     // Every command predicts its memory before allocating (Problem::host_bytes);
     // where a prediction falls short, the allocation that fails is caught here.

@@ -15,9 +15,9 @@ REQUIRES = ()
 
 class Rung:
     def prepare(self, inputs, outputs, context):
-        self.a, self.b = inputs["a"].tolist(), inputs["b"].tolist()
+        self.a, self.b = inputs["a"].ravel().tolist(), inputs["b"].ravel().tolist()  # any shape, as one row
         self.sums = [0.0] * len(self.a)
-        self.c = outputs["c"]
+        self.c = outputs["c"].reshape(-1)
 
     def compute(self):
         a, b, sums = self.a, self.b, self.sums
