@@ -52,7 +52,7 @@ def table_rows(results):
                 "backend": row["backend"],
                 "language": row.get("language", "C++"),
                 "python_device": row.get("python", {}).get("device", ""),
-                "first_compute_s": row.get("python", {}).get("first_call_s", {}).get("compute"),
+                "first_compute_s": row.get("timings", {}).get("first_call_s", {}).get("compute"),
                 "status": row["status"],
                 "reason": row.get("reason", ""),
                 "device": row.get("device", ""),

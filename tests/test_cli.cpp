@@ -379,15 +379,18 @@ TEST_F(CliTest, ListJsonSaysWhichRungsRunHere) {
   auto found = std::find_if(list.begin(), list.end(), [](const auto& e) { return e["exercise"] == "vector_add"; });
   ASSERT_NE(found, list.end()) << outcome.output;
   const auto& vector_add = *found;
-  std::vector<std::string> rungs;
+  std::vector<std::string> rungs, python_rungs;
   for (const auto& rung : vector_add["rungs"]) {
-    rungs.push_back(rung["name"]);
+    (rung["backend"] == "python" ? python_rungs : rungs).push_back(rung["name"]);
     if (!rung["runs_here"].get<bool>()) {
       EXPECT_FALSE(rung["reason"].get<std::string>().empty());
     }
   }
   EXPECT_EQ(rungs, (std::vector<std::string>{"naive", "serial", "openmp", "opencl", "cuda", "openmp_target",
                                              "openmp_target_quads"}));
+  // Then the Python rungs, the interpreter first (issue 70).
+  ASSERT_GE(python_rungs.size(), 2u);
+  EXPECT_EQ(python_rungs[0], "python_loops");
   EXPECT_TRUE(vector_add["sizes"].contains("workshop"));
 }
 

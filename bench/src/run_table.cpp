@@ -23,8 +23,8 @@ namespace {
 // Under a Python rung's row: its first calls (imports, JIT, kernel compiles),
 // which the samples leave out.
 void print_first_calls(std::ostream& out, const nlohmann::json& row) {
-  if (!row.contains("python")) return;
-  const nlohmann::json& first = row["python"]["first_call_s"];
+  if (!row.contains("timings") || !row["timings"].contains("first_call_s")) return;
+  const nlohmann::json& first = row["timings"]["first_call_s"];
   if (first.empty()) return;
   out << std::string(kRungColumn + 2, ' ') << "first calls, not in the samples:";
   for (const std::string step : {"import", "prepare", "upload", "compute", "download"})
