@@ -4,7 +4,14 @@
     ladder compare A.json B.json [--device-floor 0.03] [--host-floor 0.05]
 
 Rows are matched by (exercise, size, parameters, threads, MPI ranks, rung or
-peer); an entry without ranks ran on one. A peer only in A and one only in B
+peer); an entry without ranks ran on one. A run that left the thread count to
+the host (no --threads, no thread sweep) ran on "all the host's threads",
+whatever their number: a reference taken on a 32-core host and its rerun on a
+16-core one match row for row. Where the two counts differ, a host-timed
+figure of a rung or peer that uses the host's threads (openmp, OpenCL or
+Python on the CPU, OpenCV on every core) is named "not comparable", with
+both counts, and is no difference; single-threaded rows, device-timed
+figures and the copies are compared as ever. A peer only in A and one only in B
 whose names differ by a parenthesised note at the end of one of them ("DIALS
 DispersionThreshold" and "DIALS DispersionThreshold (float64 frames)") are
 the same peer, matched one to one and said so.
@@ -75,17 +82,52 @@ def device_timed(row, figure):
     return row.get("device") == "gpu"
 
 
+ALL_THREADS = "all the host's"
+
+
+def host_threads(results):
+    """The host's thread count where a run left the thread count to the host (no --threads, no
+    `--sweep threads=...`): every entry of it ran on all the host's threads. None where it chose."""
+    context = results.get("context", {})
+    host = context.get("host", {})
+    if host.get("threads_requested") or "threads=" in context.get("command_line", ""):
+        return None
+    return host.get("hardware_threads")
+
+
+def peer_key(name, threads):
+    """A peer's key: "opencv cv2.calcHist (32 threads)", run on every core of a 32-core host, is the
+    same peer as "(16 threads)" on a 16-core one."""
+    if threads and threads > 1:
+        name = re.sub(rf" \({threads} threads\)$", f" ({ALL_THREADS} threads)", name)
+    return "peer: " + name
+
+
+def uses_host_threads(row):
+    """Whether a row's host-timed figures depend on the host's thread count: the openmp rungs,
+    an OpenCL, openmp_target or Python rung on the CPU (PoCL's work-items, the host fallback,
+    Numba's prange: each on every core), and a peer run on every core."""
+    if "rung" not in row:
+        return row.get("name", "").endswith(f" ({ALL_THREADS} threads)")
+    if row.get("backend") == "openmp":
+        return True
+    return row.get("backend") in ("opencl", "openmp_target", "python") and row.get("device_kind") == "cpu"
+
+
 def rows(results, path):
-    """{key: row} of every rung and peer of a results file."""
+    """{key: (entry, row)} of every rung and peer of a results file."""
     table = {}
+    every = host_threads(results)
     try:
         for entry in results["results"]:
-            run = (entry["exercise"], entry["size"], tuple(sorted(entry["parameters"].items())), entry.get("threads"),
+            threads = ALL_THREADS if every else entry.get("threads")
+            run = (entry["exercise"], entry["size"], tuple(sorted(entry["parameters"].items())), threads,
                    entry.get("ranks", 1))
             for row in entry["rungs"]:
                 table[run + (row["rung"],)] = (entry, row)
             for peer in entry.get("peers") or []:
-                table[run + ("peer: " + peer["name"],)] = (entry, peer)
+                key = run + (peer_key(peer["name"], every),)
+                table[key] = (entry, dict(peer, name=key[-1].removeprefix("peer: ")))
     except (KeyError, TypeError, AttributeError) as error:
         fail(f"{path}: malformed results file ({type(error).__name__}: {error})")
     return table
@@ -200,11 +242,19 @@ def l2_eviction(context):
     return context.get("l2_eviction_by", "writing")
 
 
-def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.stdout, names=("A", "B")):
-    """Prints the comparison; returns True when the runs agree."""
+def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.stdout, names=("A", "B"),
+            new_rungs_differ=True):
+    """Prints the comparison; returns True when the runs agree.
+
+    new_rungs_differ=False (a rerun of a reference by a later ladder): a rung only in B whose name A's
+    entry of that exercise never had is new since A, named and not compared; a rung only in A still differs.
+    """
     a_rows, b_rows = rows(a_results, names[0]), rows(b_results, names[1])
     renamed = match_renamed_peers(a_rows, b_rows)
     not_compared = []  # peers skipped in one run: nothing was timed there to compare
+    other_threads = []  # host-timed figures of rows that use the host's threads, on hosts of other sizes
+    new_rungs = []  # rungs the rerun's ladder has and the reference's had not
+    a_rung_names = {(key[0], key[-1]) for key in a_rows}
     differ = False
     ratios = []
     tally = {kind: {"same": 0, "within noise": 0, "as the machine": [], "differ": []} for kind in ("device", "host")}
@@ -239,6 +289,10 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
             if peer and row.get("status") == "skipped":
                 not_compared_peer(name, key, f"only in {side}, skipped there", f"only in {side}, skipped")
                 continue
+            if side == "B" and not peer and not new_rungs_differ and (key[0], key[-1]) not in a_rung_names:
+                print(f"{name:52} only in {names[1]}: a rung new since {names[0]}, not compared", file=out)
+                new_rungs.append(f"{key[0]}/{key[-1]}")
+                continue
             print(f"{name:52} only in {side}", file=out)
             differ = True
             continue
@@ -263,6 +317,13 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
             if figure not in a.get("timings", {}) or figure not in b.get("timings", {}):
                 continue  # peers have no transfer-inclusive figure
             kind = "device" if device_timed(a, figure) else "host"
+            if kind == "host" and entry_a.get("threads") != entry_b.get("threads") and uses_host_threads(a):
+                # All of a 32-core host against all of a 16-core one: no probe scales one to the other.
+                counts = f"{entry_a.get('threads')} threads in {names[0]}, {entry_b.get('threads')} in {names[1]}"
+                print(f"{name:52} {figure:9} {kind:7} not comparable: it uses the host's threads, {counts}",
+                      file=out)
+                other_threads.append((f"{key[0]}/{key[-1]} {figure}", counts))
+                continue
             try:
                 ratio, allowance, verdict = judge(a["timings"][figure], b["timings"][figure],
                                                   device_floor if kind == "device" else host_floor,
@@ -310,6 +371,13 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
     if not_compared:
         print(f"peers not compared ({len(not_compared)}), skipped in one run: "
               + "; ".join(not_compared), file=out)
+    if other_threads:
+        counts = sorted({c for _, c in other_threads})
+        print(f"host-timed figures not comparable ({len(other_threads)}): their rows use the host's threads"
+              f" ({'; '.join(counts)}), and no probe scales one host's cores to another's: "
+              + "; ".join(figure for figure, _ in other_threads), file=out)
+    if new_rungs:
+        print(f"rungs new since {names[0]} ({len(new_rungs)}), not compared: " + ", ".join(new_rungs), file=out)
     for label, results in zip(names, (a_results, b_results)):
         if not any("replicate_medians_s" in row.get("timings", {}).get("compute", {})
                    for _, row in rows(results, label).values()):

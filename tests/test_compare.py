@@ -2,7 +2,9 @@
 """`ladder compare`: a run agrees with itself, a rung made 20 % slower is found,
 a difference inside the spread between replicates is noise, a host figure
 that moved as the machine probe did is put down to the machine (a device-timed
-one never), one within the probe's own variation is annotated so, and runs on
+one never), one within the probe's own variation is annotated so, runs on hosts of
+other sizes match row for row (what uses the host's threads not compared),
+a rerun's new rungs are named and not compared, and runs on
 other inputs, NaN times and malformed files are refused or flagged; a gzipped
 results file reads as the plain one.
 
@@ -15,6 +17,7 @@ the machine probe; a peer renamed by a note, or skipped in one run, does not
 make the runs differ; a peer that failed, or renamed beyond a note, does."""
 import copy
 import gzip
+import io
 import json
 import subprocess
 import sys
@@ -140,6 +143,63 @@ with tempfile.TemporaryDirectory() as directory:
         failures.append("steady probes give no machine noise")
         print("FAILED: steady probes give no machine noise\n" + run.stdout)
 
+    # Issue 71: a reference on a 32-core host and its rerun on a 16-core one, each on all its host's
+    # threads. The rows match; the openmp rung's and an every-core peer's host figures are not
+    # comparable (named, no difference); a single-threaded row is compared as ever.
+    def on_host(data, cores):
+        data = copy.deepcopy(data)
+        data["context"]["host"]["hardware_threads"] = cores
+        for entry in data["results"]:
+            entry["threads"] = cores
+            entry["peers"] = [{"name": f"opencv cv2.add ({cores} threads)", "device": "cpu", "status": "ok",
+                               "check": {"ok": True, "detail": "identical"},
+                               "timings": {"compute": copy.deepcopy(entry["rungs"][2]["timings"]["compute"])}}]
+        return data
+
+    def openmp(data):
+        return data["results"][0]["rungs"][2]
+
+    big, small = on_host(results, 32), on_host(results, 16)
+    scaled(openmp(small), "compute", 1.8)
+    scaled(small["results"][0]["peers"][0], "compute", 1.8)
+    run = compare(big, small, d)
+    expect(run, 0, "vector_add / workshop / openmp", "rows on hosts of other sizes are matched")
+    expect(run, 0, "not comparable: it uses the host's threads, 32 threads in A, 16 in B",
+           "the openmp row's host figure is named not comparable, with both counts")
+    expect(run, 0, "host-timed figures not comparable (3)", "and counted apart (openmp's two, the every-core peer's)")
+    expect(run, 0, "the runs agree", "and they are no difference")
+    if "only in" in run.stdout:
+        failures.append("no row only in one run across host sizes")
+        print("FAILED: no row only in one run across host sizes\n" + run.stdout)
+    scaled(serial(small), "compute", 1.3)
+    expect(compare(big, small, d), 1, "vector_add/serial compute 1.30x slower",
+           "a single-threaded row is still compared across host sizes")
+    chosen = copy.deepcopy(big)
+    chosen["context"]["host"]["threads_requested"] = 32
+    expect(compare(chosen, small, d), 1, "only in A", "a run that chose its thread count is matched by that count")
+
+    # A rerun by a later ladder (`ladder reproduce`) has rungs its reference lacked: named, not compared.
+    # A rung the reference had and the rerun lacks still differs.
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
+    from ladder_compare import compare as compare_runs  # noqa: E402
+    newer = copy.deepcopy(results)
+    added = copy.deepcopy(serial(newer))
+    added.update(rung="python_numpy", backend="python")
+    newer["results"][0]["rungs"].append(added)
+    said = io.StringIO()
+    agree = compare_runs(results, newer, out=said, names=("reference", "rerun"), new_rungs_differ=False)
+    check_text = said.getvalue()
+    if not agree or "python_numpy" not in check_text or "rungs new since reference (1)" not in check_text:
+        failures.append("a rung new since the reference is named and not compared")
+        print("FAILED: a rung new since the reference\n" + check_text)
+    said = io.StringIO()
+    if compare_runs(newer, results, out=said, new_rungs_differ=False) or "only in A" not in said.getvalue():
+        failures.append("a rung the rerun lacks still differs")
+        print("FAILED: a rung the rerun lacks\n" + said.getvalue())
+    if compare_runs(results, newer, out=io.StringIO()):
+        failures.append("ladder compare itself counts a rung only in B as a difference")
+        print("FAILED: a rung only in B, compared plainly")
+
     nan = copy.deepcopy(results)
     serial(nan)["timings"]["compute"]["median_s"] = float("nan")
     expect(compare(results, nan, d), 2, "cannot be compared", "a NaN time is refused, never compared")
@@ -236,7 +296,7 @@ with tempfile.TemporaryDirectory() as directory:
         histogram = next(e for e in merged["results"] if e["exercise"] == "histogram")
         histogram["peers"] = [p for p in histogram["peers"] if "2 threads" not in p["name"]]
         next(p for p in histogram["peers"] if "1 thread" in p["name"])["name"] = "opencv cv2.calcHist"
-        expect(compare(reference, merged, d), 1, "peer: opencv cv2.calcHist (2 threads) only in A",
+        expect(compare(reference, merged, d), 1, "peer: opencv cv2.calcHist (all the host's threads) only in A",
                "a name that could be either of two peers is matched to neither")
 
 print(f"{0 if failures else 1} passed, {1 if failures else 0} failed")
