@@ -3,8 +3,8 @@
 # an NVIDIA GPU and the CUDA Python packages (scripts/gpu_python_rungs.sh
 # runs it there; elsewhere it exits 77, skipped): a participant's folder
 # (LADDER_EXERCISES_PYTHON) with the solutions' primes and histogram steps,
-# each with the mistake of its shape planted: a grid of too few blocks, a
-# count that is not atomic, a barrier left out.
+# each with the mistake of its shape planted, each in a folder of its own: a
+# grid of too few blocks, a count that is not atomic, a barrier left out.
 #
 #   test_python_gpu_mistakes.sh SOURCE_DIR LADDER
 set -uo pipefail
@@ -14,9 +14,9 @@ source "$(dirname "$0")/shell_test.sh"  # $work, $failures, expect
 if ! grep -Eq "^  python_cupy +python +runs here" "$work/list.txt"; then
   echo "skipped: no GPU Python rung runs here"; exit 77
 fi
-plant_in() {  # plant_in EXERCISE FILE (under solutions/ or kernels/) TARGET FROM TO
-  mkdir -p "$(dirname "$work/participant/$1/$3")"
-  python3 - "$source_dir/$2" "$work/participant/$1/$3" "$4" "$5" <<'PY' || { echo "FAILED: cannot plant $3"; exit 1; }
+plant_in() {  # plant_in FOLDER FILE (under solutions/ or kernels/) TARGET FROM TO
+  mkdir -p "$(dirname "$work/$1/$3")"
+  python3 - "$source_dir/$2" "$work/$1/$3" "$4" "$5" <<'PY' || { echo "FAILED: cannot plant $3"; exit 1; }
 import sys
 source, target, old, new = sys.argv[1:5]
 text = open(source).read()
@@ -25,20 +25,28 @@ if old not in text:
 open(target, "w").write(text.replace(old, new, 1))
 PY
 }
+# Each mistake in a participant's folder of its own (LADDER_EXERCISES_PYTHON).
 # primes: the last, partial block left out of the grid.
-plant_in primes solutions/primes/python_numba_cuda.py python_numba_cuda.py \
+plant_in too_few_blocks solutions/primes/python_numba_cuda.py primes/python_numba_cuda.py \
   "self.blocks = -(-self.flags.size // THREADS_PER_BLOCK)" "self.blocks = self.flags.size // THREADS_PER_BLOCK"
 # histogram: the solution's host side, with the kernel's merge not atomic (the lesson's bug) ...
-mkdir -p "$work/participant/histogram" && cp "$source_dir/solutions/histogram/python_cupy.py" "$work/participant/histogram/"
-plant_in histogram kernels/histogram/histogram_shared.cuh kernels/histogram_shared.cuh \
+plant_in not_atomic solutions/histogram/python_cupy.py histogram/python_cupy.py "" ""
+plant_in not_atomic kernels/histogram/histogram_shared.cuh histogram/kernels/histogram_shared.cuh \
   "if (sum != 0) atomicAdd(&counts[bin], sum);" "if (sum != 0) counts[bin] += sum;"
-out=$work/check.txt
-for exercise in primes histogram; do
-  LADDER_EXERCISES_PYTHON=$work/participant timeout 300 "$ladder" check "$exercise" --track exercises \
-    --variants "$(basename "$work"/participant/$exercise/python_*.py .py)" >"$work/$exercise.txt" 2>&1
-  cat "$work/$exercise.txt"
-done
+# ... and with the barrier before the merge left out: a warp sums its bins while others still count.
+plant_in no_barrier solutions/histogram/python_cupy.py histogram/python_cupy.py "" ""
+plant_in no_barrier kernels/histogram/histogram_shared.cuh histogram/kernels/histogram_shared.cuh \
+  "__syncthreads();  // every value counted before the merge reads the table" "// (no barrier)"
+check_planted() {  # check_planted FOLDER EXERCISE RUNG
+  LADDER_EXERCISES_PYTHON=$work/$1 timeout 300 "$ladder" check "$2" --track exercises --variants "$3" \
+    >"$work/$1.txt" 2>&1
+  cat "$work/$1.txt"
+}
+check_planted too_few_blocks primes python_numba_cuda
+check_planted not_atomic histogram python_cupy
+check_planted no_barrier histogram python_cupy
 expect "primes: too few blocks fail, naming the first number left unwritten" \
-  "^  python_numba_cuda +FAIL case .*seed=[0-9]+.*: output 'flags' index [0-9]+: expected" "$work/primes.txt"
-expect "histogram: a merge that is not atomic fails on a case" "^  python_cupy +FAIL case .*seed=[0-9]+" "$work/histogram.txt"
+  "^  python_numba_cuda +FAIL case .*seed=[0-9]+.*: output 'flags' index [0-9]+: expected" "$work/too_few_blocks.txt"
+expect "histogram: a merge that is not atomic fails on a case" "^  python_cupy +FAIL case .*seed=[0-9]+" "$work/not_atomic.txt"
+expect "histogram: a barrier left out fails on a case" "^  python_cupy +FAIL case .*seed=[0-9]+" "$work/no_barrier.txt"
 exit $((failures == 0 ? 0 : 1))

@@ -37,7 +37,8 @@ class OpenMpTargetHistogram final : public OpenMpTargetRung {
 #pragma omp target teams distribute parallel for
     for (int bin = 0; bin < kBins; ++bin) counts[bin] = 0;
 
-#pragma omp target teams num_teams(kTeams) thread_limit(kThreads)
+    const int teams = teams_here(kTeams), threads = threads_here(kThreads);
+#pragma omp target teams num_teams(teams) thread_limit(threads)
     {
       std::uint32_t team_counts[kBins];  // one per team: its shared memory
 #pragma omp parallel for

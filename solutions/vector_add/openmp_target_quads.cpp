@@ -45,10 +45,11 @@ class OpenMpTargetQuadsVectorAdd final : public OpenMpTargetRung {
     float* c = c_;
     const long n = n_;
     const long quads = (n + 3) / 4;
-    const int teams = static_cast<int>(std::max(1L, (quads + kThreads - 1) / kThreads));
+    const int teams = teams_here(static_cast<int>(std::max(1L, (quads + kThreads - 1) / kThreads)));
+    const int threads = threads_here(kThreads);
     // The arrays start on a page (the harness's) and on the device where
     // the map allocated them (256 bytes), so each Quad is 16-byte aligned.
-#pragma omp target teams distribute parallel for num_teams(teams) thread_limit(kThreads)
+#pragma omp target teams distribute parallel for num_teams(teams) thread_limit(threads)
     for (long q = 0; q < quads; ++q) {
       if (4 * q + 3 < n) {
         const Quad x = reinterpret_cast<const Quad*>(a)[q];

@@ -10,6 +10,7 @@
 // host: the rung then says so in its device's name and counts as a CPU rung.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -41,6 +42,14 @@ class OpenMpTargetRung : public HostRung {
   DeviceKind device_kind() const override { return on_device_ ? DeviceKind::gpu : DeviceKind::cpu; }
 
  protected:
+  // What to ask of num_teams and thread_limit clauses: the GPU's league on
+  // a device. On the host fallback each team is a host thread and its
+  // `parallel` takes more, and libomp, asked for more threads than the
+  // host has, starts fewer and prints a warning into the table ("Cannot
+  // form a team with 16384 threads"): there, a team of one thread a core.
+  int teams_here(int wanted) const { return on_device_ ? wanted : std::min(wanted, omp_get_num_procs()); }
+  int threads_here(int wanted) const { return on_device_ ? wanted : 1; }
+
   // Before `omp target enter data`: a mapping that does not fit on the device
   // stops the whole process inside libomptarget, so ask for the memory first.
   void require_device_memory(std::size_t bytes) const {
