@@ -36,11 +36,13 @@ bundle=$(mktemp -d)
 trap 'rm -rf "$bundle"' EXIT
 mkdir "$bundle/lib"
 cp "$build"/openmp_target/lib*.so "$bundle/"
-for library in libomp.so.5 libomptarget.so.16 libomptarget.rtl.cuda.so.16 libomptarget.rtl.cuda.nextgen.so.16 \
-  libLLVM-16.so.1; do
+for library in libomp.so.5 libomptarget.so.16 libomptarget.rtl.cuda.so.16 libomptarget.rtl.cuda.nextgen.so.16; do
   cp -L "$llvm/$library" "$bundle/lib/"
 done
-for library in libz3.so.4 libedit.so.2 libffi.so.8; do cp -L "$system/$library" "$bundle/lib/"; done
+# libLLVM-16 lies in LLVM's folder on some installs of Debian's LLVM 16, in the system's on others.
+for library in libLLVM-16.so.1 libz3.so.4 libedit.so.2 libffi.so.8; do
+  if [ -e "$llvm/$library" ]; then cp -L "$llvm/$library" "$bundle/lib/"; else cp -L "$system/$library" "$bundle/lib/"; fi
+done
 for library in libomp.so libomptarget.so libomptarget.rtl.cuda.so libomptarget.rtl.cuda.nextgen.so; do
   ln -s "$(basename "$bundle"/lib/"$library".*)" "$bundle/lib/$library"
 done
