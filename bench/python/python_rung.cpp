@@ -27,6 +27,7 @@
 
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
+#include "ladder/harness.hpp"  // openmp_threads()
 #include "ladder/python.hpp"
 #include "ladder/rung.hpp"
 #ifdef LADDER_HAVE_OPENCL
@@ -389,7 +390,8 @@ class PythonRung : public Rung {
                  {"python", loaded.value("python", "")},
                  {"device", declared_.device},
                  {"libraries", loaded["libraries"]},
-                 {"threads", context_.options.threads}};
+                 // The threads it was given: --threads, else the host's (Numba's and OpenMP's default).
+                 {"threads", context_.options.threads > 0 ? context_.options.threads : openmp_threads()}};
     // The inputs, copied once into shared files; the outputs too (poisoned
     // by the harness: a rung that leaves an element unwritten shows it).
     nlohmann::json input_specs = nlohmann::json::array(), output_specs = nlohmann::json::array();
