@@ -27,7 +27,8 @@ fi
 # PyOpenCL's wheel brings its own ICD loader, which finds the platforms by
 # /etc/OpenCL/vendors; the machine's names only PoCL there (its C++ rungs
 # reach the GPU through the CUDA toolkit's libOpenCL). A folder of both,
-# where the NVIDIA library is there (not yet tried on the machine).
+# where the NVIDIA library is there (on the H200 machine, 2026-12-02,
+# PyOpenCL then opened the GPU).
 if [ ! -e /etc/OpenCL/vendors/nvidia.icd ] && ldconfig -p | grep -q libnvidia-opencl.so.1; then
   mkdir -p /tmp/opencl-vendors && cp /etc/OpenCL/vendors/*.icd /tmp/opencl-vendors/ 2>/dev/null
   echo libnvidia-opencl.so.1 >/tmp/opencl-vendors/nvidia.icd
