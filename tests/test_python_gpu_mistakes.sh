@@ -30,11 +30,11 @@ PY
 plant_in too_few_blocks solutions/primes/python_numba_cuda.py primes/python_numba_cuda.py \
   "self.blocks = -(-self.flags.size // THREADS_PER_BLOCK)" "self.blocks = self.flags.size // THREADS_PER_BLOCK"
 # histogram: the solution's host side, with the kernel's merge not atomic (the lesson's bug) ...
-plant_in not_atomic solutions/histogram/python_cupy.py histogram/python_cupy.py "" ""
+mkdir -p "$work/not_atomic/histogram" && cp "$source_dir/solutions/histogram/python_cupy.py" "$work/not_atomic/histogram/"
 plant_in not_atomic kernels/histogram/histogram_shared.cuh histogram/kernels/histogram_shared.cuh \
   "if (sum != 0) atomicAdd(&counts[bin], sum);" "if (sum != 0) counts[bin] += sum;"
 # ... and with the barrier before the merge left out: a warp sums its bins while others still count.
-plant_in no_barrier solutions/histogram/python_cupy.py histogram/python_cupy.py "" ""
+mkdir -p "$work/no_barrier/histogram" && cp "$source_dir/solutions/histogram/python_cupy.py" "$work/no_barrier/histogram/"
 plant_in no_barrier kernels/histogram/histogram_shared.cuh histogram/kernels/histogram_shared.cuh \
   "__syncthreads();  // every value counted before the merge reads the table" "// (no barrier)"
 check_planted() {  # check_planted FOLDER EXERCISE RUNG

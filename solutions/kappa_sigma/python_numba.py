@@ -44,6 +44,20 @@ def select(values, n, k):
 
 
 @njit(cache=False)
+def write_statistics(statistics, n, median, mean, std, iterations, lower, upper):
+    """The statistics output: survivors, their median, mean and std (NaN where none survive), the
+    iterations and the last bounds. python_numba_parallel writes its own through this too."""
+    empty = n == 0
+    statistics[0] = n
+    statistics[1] = np.nan if empty else median
+    statistics[2] = np.nan if empty else mean
+    statistics[3] = np.nan if empty else std
+    statistics[4] = iterations
+    statistics[5] = lower
+    statistics[6] = upper
+
+
+@njit(cache=False)
 def clip(pixels, kappa, kept, mask, statistics):
     n = pixels.shape[0]
     shift = np.float64(pixels[0])
@@ -86,14 +100,7 @@ def clip(pixels, kappa, kept, mask, statistics):
             break
     for i in range(pixels.shape[0]):
         mask[i] = pixels[i] > tightest_lower and pixels[i] < tightest_upper
-    empty = n == 0
-    statistics[0] = n
-    statistics[1] = np.nan if empty else median
-    statistics[2] = np.nan if empty else mean
-    statistics[3] = np.nan if empty else std
-    statistics[4] = iterations
-    statistics[5] = lower
-    statistics[6] = upper
+    write_statistics(statistics, n, median, mean, std, iterations, lower, upper)
 
 
 class Rung:

@@ -13,6 +13,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from python_numba import write_statistics  # the serial rung's
+
 REQUIRES = ("numba",)
 
 BUCKETS = 2048  # a histogram of the widest digit (11 bits)
@@ -151,14 +153,7 @@ def clip(pixels, pixel_bits, kappa, threads, kept, kept_bits, candidates, mask, 
             break
     for i in prange(size):
         mask[i] = pixels[i] > tightest_lower and pixels[i] < tightest_upper
-    empty = n == 0
-    statistics[0] = n
-    statistics[1] = np.nan if empty else median
-    statistics[2] = np.nan if empty else mean
-    statistics[3] = np.nan if empty else std
-    statistics[4] = iterations
-    statistics[5] = lower
-    statistics[6] = upper
+    write_statistics(statistics, n, median, mean, std, iterations, lower, upper)
 
 
 class Rung:
