@@ -6,6 +6,8 @@
 # Writes /root/rep; wait_reproduce.sh packs it into $OUT.
 #
 #   bash reports/runs/2026-12-02-h200/reproduce.sh REVISION BUNDLE
+#
+# RUNS (default: both, this run first) names the run folders to reproduce.
 set -u
 rev=$1 bundle_tarball=$2
 rep=/root/rep
@@ -35,7 +37,7 @@ setsid bash -c '
   export LADDER_PYTHON=/opt/torch/.venv/bin/python3 OCL_ICD_VENDORS=/tmp/opencl-vendors
   ladder='"$repo"'/build-gpu/bench/ladder
   sleep 30  # the build settles
-  for run in reports/runs/2026-12-02-h200 reports/runs/2026-11-28-h200x2/one-gpu; do
+  for run in '"${RUNS:-reports/runs/2026-12-02-h200 reports/runs/2026-11-28-h200x2/one-gpu}"'; do
     name=$(basename "$run")
     echo "$name $(date -u +%T) load $(cut -d" " -f1-3 /proc/loadavg)" >>'"$rep"'/steps
     $ladder reproduce "$run" --out '"$rep"'/"$name" >'"$rep"'/reproduce-"$name".txt 2>&1
