@@ -62,6 +62,7 @@ def table_rows(results):
                 "compute_max_s": figure(row, "compute", "max_s"),
                 "compute_cv": figure(row, "compute", "cv"),
                 "transfer_median_s": figure(row, "transfer", "median_s"),
+                "transfer_derived": "derived" in row.get("timings", {}).get("transfer", {}),
                 "upload_median_s": figure(row, "upload", "median_s"),
                 "download_median_s": figure(row, "download", "median_s"),
                 "speedup_vs_naive_compute": figure(row, "speedup", "vs_naive", "compute"),
@@ -139,7 +140,9 @@ def introduction(results):
             " speed-ups are compute / transfer-inclusive; *vs best CPU* is against the fastest CPU entry of the"
             " same run, rung or peer; *of ceiling* is the compute-only time against the device's measured"
             " bandwidth (or FP32 rate), and for a GPU rung also its transfer-inclusive time against what its"
-            " bytes need over PCIe at the pinned rates measured in the same run (*of PCIe*).")
+            " bytes need over PCIe at the pinned rates measured in the same run (*of PCIe*). A transfer-inclusive"
+            " time marked ~ is compute + upload + download timed apart, not round trips: a CPU rung whose copies"
+            " are under 1 % of its compute (`ladder run --round-trips` times them all).")
 
 
 def entry_table(entry, rows):
@@ -171,7 +174,7 @@ def entry_table(entry, rows):
         lines.append(
             f"| {row['rung']} | ok | {seconds(row['compute_median_s'])} "
             f"| {seconds(row['compute_min_s'])} – {seconds(row['compute_max_s'])} | {spread(row)} "
-            f"| {seconds(row['transfer_median_s'])} "
+            f"| {'~' if row['transfer_derived'] else ''}{seconds(row['transfer_median_s'])} "
             f"| {seconds(row['upload_median_s']) if copies else '-'} "
             f"| {seconds(row['download_median_s']) if copies else '-'} "
             f"| {ratio(row['speedup_vs_naive_compute'])} / {ratio(row['speedup_vs_naive_transfer'])} "

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <sstream>
+#include <thread>
 
 #include "ladder/error.hpp"
 #include "ladder/harness.hpp"
@@ -33,7 +35,7 @@ namespace {
 // input, except that element 3 comes out off by one. Two more rungs make
 // the participant's classic mistake, adding into the output instead of
 // writing it: one never clears it, one clears it in prepare() only.
-class TestCopy final : public Problem {
+class TestCopy : public Problem {
  public:
   std::string name() const override { return "test_copy"; }
   std::string summary() const override { return "test only"; }
@@ -108,6 +110,38 @@ LADDER_REGISTER_RUNG(test_copy, serial, BrokenCopyRung);
 LADDER_REGISTER_RUNG(test_copy, adds, AddingRung);
 LADDER_REGISTER_RUNG(test_copy, clears_once, ClearsOnceRung);
 
+// The same copy, for the transfer figure's two ways: rungs whose compute
+// takes 2 ms, with copies that cost nothing, or a slow upload, or timed by
+// a clock that is not the host's.
+class TestTransfers final : public TestCopy {
+ public:
+  std::string name() const override { return "test_transfers"; }
+  std::vector<std::string> rungs() const override { return {"cheap_copies", "slow_upload", "device_clock"}; }
+  std::optional<Prediction> predict(const std::string&, const Params&) const override { return std::nullopt; }
+};
+LADDER_REGISTER_PROBLEM(TestTransfers);
+class CheapCopiesRung : public CopyRung {
+ public:
+  using CopyRung::CopyRung;
+  void compute() override {
+    CopyRung::compute();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+};
+class SlowUploadRung final : public CheapCopiesRung {
+ public:
+  using CheapCopiesRung::CheapCopiesRung;
+  void upload() override { std::this_thread::sleep_for(std::chrono::milliseconds(1)); }  // half of compute
+};
+class DeviceClockRung final : public CheapCopiesRung {
+ public:
+  using CheapCopiesRung::CheapCopiesRung;
+  bool compute_timed_on_host_clock() const override { return false; }
+};
+LADDER_REGISTER_RUNG(test_transfers, cheap_copies, CheapCopiesRung);
+LADDER_REGISTER_RUNG(test_transfers, slow_upload, SlowUploadRung);
+LADDER_REGISTER_RUNG(test_transfers, device_clock, DeviceClockRung);
+
 TEST(ParamsTest, RefusesUnknownOutOfRangeAndMalformedValues) {
   auto problem = make_problem("vector_add");
   auto message = [&](std::map<std::string, std::string> values) -> std::string {
@@ -151,8 +185,10 @@ TEST(CheckTest, NamesTheFirstMismatchAndCountsThemAll) {
 
 class HarnessTest : public ::testing::Test {
  protected:
-  nlohmann::json run(const std::string& exercise, bool& any_failed, Params overrides = {}) {
+  nlohmann::json run(const std::string& exercise, bool& any_failed, Params overrides = {},
+                     bool derive_cheap_transfers = true) {
     TimingPolicy policy{0.001, 3, 20, 60};
+    policy.derive_cheap_transfers = derive_cheap_transfers;
     Ceilings ceilings;
     ceilings.host_bytes_per_s = 10e9;
     std::ostringstream progress;
@@ -295,6 +331,35 @@ TEST_F(HarnessTest, ReplicatesPoolTheSamplesKeepEachMedianAndMeasureTheirSpread)
   passes[1]["rungs"][0] = {{"rung", "naive"}, {"backend", "host"}, {"status", "failed"}, {"reason", "boom"}};
   EXPECT_EQ(row(merge_replicates(passes), "naive")["reason"], "in replicate 2: boom");
   EXPECT_EQ(replicate_spread({5.0}), 0);
+}
+
+TEST_F(HarnessTest, ACpuRungWithCheapCopiesHasItsTransferFigureDerivedEveryOtherTimesRoundTrips) {
+  bool any_failed = false;
+  const nlohmann::json result = run("test_transfers", any_failed);
+  ASSERT_FALSE(any_failed);
+  // Copies that cost nothing next to 2 ms of compute, on the host's clock:
+  // compute's own samples, each plus the copies' medians.
+  const nlohmann::json cheap = row(result, "cheap_copies")["timings"];
+  ASSERT_TRUE(cheap["transfer"].contains("derived")) << cheap["transfer"].dump();
+  EXPECT_EQ(cheap["transfer"]["repetitions"], cheap["compute"]["repetitions"]);
+  EXPECT_EQ(cheap["upload"]["repetitions"], 3);
+  EXPECT_NEAR(cheap["transfer"]["median_s"].get<double>(),
+              cheap["compute"]["median_s"].get<double>() + cheap["upload"]["median_s"].get<double>() +
+                  cheap["download"]["median_s"].get<double>(),
+              1e-12);
+  EXPECT_GE(cheap["compute"]["median_s"].get<double>(), 2e-3);
+  // An upload of half the compute, or a compute not on the host's clock: round trips.
+  const nlohmann::json slow_upload = row(result, "slow_upload")["timings"];
+  EXPECT_FALSE(slow_upload["transfer"].contains("derived"));
+  EXPECT_GE(slow_upload["upload"]["median_s"].get<double>(), 1e-3);
+  EXPECT_GE(slow_upload["transfer"]["median_s"].get<double>(), 3e-3) << "upload + compute, timed together";
+  EXPECT_FALSE(row(result, "device_clock")["timings"]["transfer"].contains("derived"));
+  // --round-trips: none derived.
+  EXPECT_FALSE(row(run("test_transfers", any_failed, {}, false), "cheap_copies")["timings"]["transfer"].contains(
+      "derived"));
+  // Replicates keep the mark.
+  EXPECT_TRUE(row(merge_replicates({result, run("test_transfers", any_failed)}), "cheap_copies")["timings"]["transfer"]
+                  .contains("derived"));
 }
 
 double bytes_of(const Arrays& arrays) {

@@ -47,6 +47,12 @@ assert [row["rung"] for row in rows if row["backend"] != "python"] == [
 assert [row["rung"] for row in rows if row["backend"] == "python"][:2] == ["python_loops", "python_numpy"], rows
 assert all(row["language"] == "python" for row in rows if row["backend"] == "python" and row["status"] == "ok")
 assert all(row["status"] in ("ok", "skipped") for row in rows), rows
+# The serial rung's copies cost nothing next to its compute: its transfer figure is derived, and says so;
+# the opencl rung's are real copies, timed as round trips.
+by_name = {row["rung"]: row for row in rows}
+assert "derived" in by_name["serial"]["timings"]["transfer"], by_name["serial"]["timings"]["transfer"]
+assert "derived" not in by_name["opencl"]["timings"]["transfer"]
+assert results["context"]["timing_policy"]["derived_transfers"] is True
 
 # The schema is not vacuous: it rejects an ok row without timings and a
 # skipped row without a reason.
@@ -55,5 +61,8 @@ del broken["results"][0]["rungs"][0]["timings"]
 assert not validator.is_valid(broken)
 broken = copy.deepcopy(results)
 broken["results"][0]["rungs"][0]["status"] = "skipped"
+assert not validator.is_valid(broken)
+broken = copy.deepcopy(results)
+broken["results"][0]["rungs"][1]["timings"]["transfer"]["derived"] = True  # a string saying how, not a flag
 assert not validator.is_valid(broken)
 print("1 passed, 0 failed")

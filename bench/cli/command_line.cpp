@@ -83,6 +83,9 @@ const std::vector<OptionSpec> kOptions = {
     {"--min-time", "S", {"run"}, "seconds of timed work per figure, at least (default 0.2)"},
     {"--time-budget", "S", {"run"}, "seconds one rung may take (default 60): a rung predicted to take\n"
                                     "longer for one run is skipped, a slow one gets fewer repetitions"},
+    {"--round-trips", "", {"run"}, "time every rung's transfer-inclusive figure as round trips; by default a\n"
+                                   "CPU rung whose upload and download are under 1 % of its compute gets\n"
+                                   "compute + upload + download, timed apart (marked ~ in the table)"},
     {"--repetitions", "N", {"run"}, "at least N repetitions per figure (default 5); more, up to 4 times as\n"
                                     "many, while the median's 95 % interval is wider than +-1 %"},
     {"--replicates", "N", {"run"}, "run everything N times, interleaved (replicate 1 of every exercise, then\n"

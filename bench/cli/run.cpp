@@ -26,6 +26,13 @@
 namespace ladder::cli {
 namespace {
 
+bool any_derived_transfer(const nlohmann::json& results) {
+  for (const auto& entry : results)
+    for (const auto& row : entry["rungs"])
+      if (row["status"] == "ok" && row["timings"]["transfer"].contains("derived")) return true;
+  return false;
+}
+
 // After a run with replicates: each row's spread between the replicates'
 // medians, and a warning for every row whose spread is high. (The name
 // column fits the longest exercise name, batched_matmul, and a space.)
@@ -52,7 +59,7 @@ void print_replicate_spreads(const nlohmann::json& results) {
               << " % between replicates: this machine cannot reproduce them more closely\n";
 }
 
-// --min-time, --repetitions and --time-budget over the defaults.
+// --min-time, --repetitions, --time-budget and --round-trips over the defaults.
 TimingPolicy timing_policy(const Arguments& args) {
   TimingPolicy policy;
   if (args.flag("--min-time")) policy.min_time = parse_positive("--min-time", args.value("--min-time"));
@@ -60,6 +67,7 @@ TimingPolicy timing_policy(const Arguments& args) {
     policy.min_repetitions = static_cast<int>(parse_integer("--repetitions", args.value("--repetitions"), 1, 100000));
   policy.max_repetitions = std::max(policy.max_repetitions, policy.min_repetitions);
   if (args.flag("--time-budget")) policy.time_budget = parse_positive("--time-budget", args.value("--time-budget"));
+  policy.derive_cheap_transfers = !args.flag("--round-trips");
   return policy;
 }
 
@@ -203,17 +211,18 @@ nlohmann::json measure_network(const std::vector<RunRequest>& requests, const Ru
 
 // The timing policy `ladder pace --policy JSON` is given: the keys a run
 // records as context.timing_policy (run_context()), every one but
-// max_batches required, no other; UsageError naming the first bad one.
+// max_batches and derived_transfers required (a peer has no transfer figure:
+// the latter is ignored), no other; UsageError naming the first bad one.
 TimingPolicy policy_from_json(const std::string& text) {
   const nlohmann::json policy = nlohmann::json::parse(text, nullptr, false);
   if (!policy.is_object()) throw UsageError("--policy " + text + ": expected a JSON object (context.timing_policy)");
-  const std::set<std::string> keys = {"min_time_s",   "min_repetitions", "max_repetitions",
-                                      "noise_target", "time_budget_s",   "max_batches"};
+  const std::set<std::string> keys = {"min_time_s",    "min_repetitions", "max_repetitions",  "noise_target",
+                                      "time_budget_s", "max_batches",     "derived_transfers"};
   for (const auto& [key, value] : policy.items())
     if (!keys.count(key))
       throw UsageError("--policy: unknown key \"" + key +
                        "\" (accepted: min_time_s, min_repetitions, max_repetitions, noise_target, time_budget_s, "
-                       "max_batches)");
+                       "max_batches, derived_transfers)");
   auto number = [&](const char* key, double least, bool above) {
     if (!policy.contains(key)) throw UsageError(std::string("--policy: \"") + key + "\" is missing");
     const auto& value = policy[key];
@@ -351,6 +360,9 @@ int command_run(const Arguments& args) {
                              {"context", run_context(options, policy, ceilings, args.command_line, readings)},
                              {"results", results}};
   write_file_atomically(out, document.dump(1) + "\n");
+  if (any_derived_transfer(results))
+    std::cout << "~ transfer: compute + upload + download, timed apart (a CPU rung whose copies are under 1 % of\n"
+                 "  its compute); --round-trips times them as round trips\n";
   std::cout << "results: " << out << '\n';
   if (any_failed) std::cerr << "ladder: at least one rung failed its check (see above)\n";
   return any_failed ? 1 : 0;

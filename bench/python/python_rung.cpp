@@ -466,6 +466,8 @@ class PythonRung : public Rung {
     if (declared_.device == "cuda") step({{"step", "evict"}});
   }
   double timed_compute() override { return step({{"step", "compute"}})["seconds"].get<double>(); }
+  // The worker's steady clock for a CPU rung; CUDA or OpenCL events otherwise.
+  bool compute_timed_on_host_clock() const override { return declared_.device == "cpu"; }
   void check_device_guard_zones() override {
     for (const auto& [name, file] : output_files_)
       if (const std::size_t overrun = file->guard_overrun())

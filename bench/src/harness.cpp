@@ -120,8 +120,38 @@ double time_round_trip(Rung& rung, bool warm, std::vector<double>& uploads, std:
   return seconds_since(start);
 }
 
+// Upload and download alone, each waited for, kCopyProbes times: what a
+// round trip adds to compute. Harmless without a compute between them (the
+// download copies the last result again).
+constexpr int kCopyProbes = 3;
+constexpr double kDerivedCopyShare = 0.01;
+void time_copies(Rung& rung, std::vector<double>& uploads, std::vector<double>& downloads) {
+  for (int probe = 0; probe < kCopyProbes; ++probe) {
+    rung.synchronize();
+    auto start = Clock::now();
+    rung.upload();
+    rung.synchronize();
+    uploads.push_back(seconds_since(start));
+    start = Clock::now();
+    rung.download();
+    rung.synchronize();
+    downloads.push_back(seconds_since(start));
+  }
+}
+
+// The transfer-inclusive figure as compute's samples plus the copies' medians.
+Statistics derived_transfer(const Statistics& compute, const Statistics& upload, const Statistics& download) {
+  std::vector<double> samples = compute.samples;
+  for (double& sample : samples) sample += upload.median + download.median;
+  return summarise(std::move(samples));
+}
+
 // Compute alone, then upload + compute + download, each figure with its own
-// repetitions (measure()); throws what the rung throws.
+// repetitions (measure()); throws what the rung throws. A rung on the host's
+// clock whose copies cost under kDerivedCopyShare of its compute (every CPU
+// rung that shares the host's arrays) has its transfer figure derived: compute
+// + upload + download, timed apart. A round trip would time the same sum again
+// and take as long as compute did: half of a slow CPU rung's time.
 RungTimings time_rung(Rung& rung, const std::string& label, const TimingPolicy& policy, bool warm,
                       std::ostream& progress) {
   RungTimings timings;
@@ -133,6 +163,18 @@ RungTimings time_rung(Rung& rung, const std::string& label, const TimingPolicy& 
       },
       timings.google_benchmark, &progress);
   std::vector<double> uploads, downloads;
+  if (rung.compute_timed_on_host_clock() && policy.derive_cheap_transfers) {
+    time_copies(rung, uploads, downloads);
+    timings.upload = summarise(uploads);
+    timings.download = summarise(downloads);
+    if (timings.upload.median + timings.download.median <= kDerivedCopyShare * timings.compute.median) {
+      timings.transfer = derived_transfer(timings.compute, timings.upload, timings.download);
+      timings.transfer_derived = true;
+      return timings;
+    }
+    uploads.clear();
+    downloads.clear();
+  }
   timings.transfer = measure(
       label + "/transfer", policy, [&] { return time_round_trip(rung, warm, uploads, downloads); },
       timings.google_benchmark, &progress);

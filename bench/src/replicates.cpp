@@ -41,7 +41,9 @@ nlohmann::json merge_replicates(const std::vector<nlohmann::json>& passes) {
         for (double sample : figures["samples_s"]) pooled.push_back(sample);
         medians.push_back(figures["median_s"]);
       }
+      const bool derived = timings[figure].contains("derived");  // in the first replicate
       timings[figure] = statistics_json(summarise(std::move(pooled)));
+      if (derived) timings[figure]["derived"] = kDerivedTransfer;
       timings[figure]["replicate_medians_s"] = medians;
       timings[figure]["replicate_spread"] = replicate_spread(medians);
     }

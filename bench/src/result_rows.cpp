@@ -35,8 +35,10 @@ nlohmann::json to_json(const RungTimings& t) {
                             {"transfer_bound_s", fraction.transfer_bound_s}};
   if (fraction.ceiling_operations_per_s > 0) ceiling["ceiling_operations_per_s"] = fraction.ceiling_operations_per_s;
   if (fraction.working_set_bytes > 0) ceiling["working_set_bytes"] = fraction.working_set_bytes;
+  nlohmann::json transfer = statistics_json(t.transfer);
+  if (t.transfer_derived) transfer["derived"] = kDerivedTransfer;
   return {{"compute", statistics_json(t.compute)},
-          {"transfer", statistics_json(t.transfer)},
+          {"transfer", transfer},
           {"upload", statistics_json(t.upload)},
           {"download", statistics_json(t.download)},
           {"google_benchmark", t.google_benchmark},

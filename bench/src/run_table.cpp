@@ -14,7 +14,7 @@ namespace ladder {
 // The heading of the table printed as the run goes.
 void print_table_header(std::ostream& out) {
   out << "  " << std::left << std::setw(kRungColumn) << "rung" << std::setw(9) << "status" << std::right << std::setw(11)
-      << "compute" << std::setw(11) << "transfer" << std::setw(17) << "vs naive c/t" << std::setw(17) << "vs serial c/t"
+      << "compute" << std::setw(12) << "transfer" << std::setw(17) << "vs naive c/t" << std::setw(17) << "vs serial c/t"
       << std::setw(9) << "ceiling" << '\n';
 }
 
@@ -46,8 +46,10 @@ void print_row(std::ostream& out, const nlohmann::json& row) {
     return;
   }
   const auto& t = row["timings"];
-  out << std::right << std::setw(11) << format_time(t["compute"]["median_s"]) << std::setw(11)
-      << format_time(t["transfer"]["median_s"]);
+  // "~": compute + upload + download timed apart, not as round trips (--round-trips).
+  const std::string derived = t["transfer"].contains("derived") ? "~" : "";
+  out << std::right << std::setw(11) << format_time(t["compute"]["median_s"]) << std::setw(12)
+      << derived + format_time(t["transfer"]["median_s"]);
   auto ratio = [](const nlohmann::json& value) {
     std::ostringstream s;
     if (value.is_null())

@@ -59,6 +59,9 @@ struct TimingPolicy {
   double time_budget = 60;
   // A progress line once the run has printed nothing for this many seconds.
   double progress_every = 10;
+  // A CPU rung whose copies cost under 1 % of its compute gets a derived
+  // transfer figure (time_rung()); false times its round trips (--round-trips).
+  bool derive_cheap_transfers = true;
 };
 
 // Times one figure: `sample` runs one repetition and returns its seconds.
@@ -218,8 +221,14 @@ struct CeilingFraction {
   double transfer_bound_s = 0;  // seconds the copies need at the link's measured rate (CUDA rungs)
 };
 
+// What a derived transfer figure's "derived" says in the results.
+inline constexpr const char* kDerivedTransfer =
+    "compute + upload + download, timed apart: a CPU rung whose copies are under 1 % of its compute";
 struct RungTimings {
   Statistics compute, transfer, upload, download;
+  // transfer is compute + upload + download timed apart, not round trips
+  // (time_rung(): a CPU rung whose copies are under 1 % of its compute).
+  bool transfer_derived = false;
   nlohmann::json google_benchmark = nlohmann::json::array();  // its record of each batch (measure())
   double bytes_per_s = 0, operations_per_s = 0;               // throughput, from the compute median
   CeilingFraction fraction_of_ceiling;

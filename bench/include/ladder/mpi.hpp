@@ -60,6 +60,7 @@ class MpiRung : public Rung {
   void download() final;
   void collect() final;
   double timed_compute() final;
+  bool compute_timed_on_host_clock() const final { return true; }  // rank 0's MPI_Wtime
   std::string device_name() const override;
   DeviceKind device_kind() const override { return DeviceKind::cpu; }
 

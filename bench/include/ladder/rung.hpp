@@ -79,6 +79,10 @@ class Rung {
   // device buffer (OpenClRung's guard zones); nothing for other rungs.
   virtual void check_device_guard_zones() {}
   virtual double timed_compute() = 0;           // runs compute(), returns seconds
+  // Whether timed_compute() is the host's clock around compute() (not a
+  // device's events): then compute + upload + download timed apart is what a
+  // round trip would time, and the harness may add them (time_rung()).
+  virtual bool compute_timed_on_host_clock() const { return false; }
   virtual void evict_caches() {}                // before a timed repetition; may only queue the work
   virtual std::string device_name() const = 0;
   virtual DeviceKind device_kind() const = 0;
@@ -110,6 +114,7 @@ class HostRung : public Rung {
  public:
   static constexpr Backend kBackend = Backend::host;
   double timed_compute() override;
+  bool compute_timed_on_host_clock() const override { return true; }
   std::string device_name() const override;
   DeviceKind device_kind() const override { return DeviceKind::cpu; }
 };
