@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "bench/cli/hand_in.hpp"
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
 
@@ -114,8 +115,40 @@ void add_exercise_times(const Problem& problem, const std::string& size, std::ve
       continue;
     }
     text += "; " + size + ": " + format_time(time->second);
-    if (auto solution = theirs.find(rung); solution != theirs.end())
+    verdicts[rung].seconds = time->second;
+    if (auto solution = theirs.find(rung); solution != theirs.end()) {
       text += " (solution: " + format_time(solution->second) + ")";
+      verdicts[rung].solution_seconds = solution->second;
+    }
+  }
+}
+
+// The check's verdicts, handed in to the class folder: each rung's verdict,
+// its words, its time and the solution's where timed, and the checksums of
+// its files. A failure to write is said, and changes nothing else.
+void hand_in_check(const ClassFolder& to, const Arguments& args, const Problem& problem, const std::string& size,
+                   const std::vector<std::string>& rungs, const std::map<std::string, CheckVerdict>& verdicts) {
+  static const std::map<CheckVerdict::Kind, std::string> kinds = {{CheckVerdict::pass, "pass"},
+                                                                  {CheckVerdict::fail, "fail"},
+                                                                  {CheckVerdict::not_implemented, "not_implemented"},
+                                                                  {CheckVerdict::skipped, "skipped"},
+                                                                  {CheckVerdict::no_skeleton, "no_skeleton"}};
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& rung : rungs) {
+    const CheckVerdict& verdict = verdicts.at(rung);
+    nlohmann::json row = {{"rung", rung}, {"verdict", kinds.at(verdict.kind)}, {"text", verdict.text},
+                          {"sources", rung_sources(problem.name(), rung)}};
+    if (verdict.seconds) row["compute_s"] = *verdict.seconds;
+    if (verdict.solution_seconds) row["solution_compute_s"] = *verdict.solution_seconds;
+    rows.push_back(row);
+  }
+  const nlohmann::json result = {{"kind", "ladder-hand-in"},  {"version", 1},   {"command", "check"},
+                                 {"exercise", problem.name()}, {"track", kExercisesTrack}, {"timed_size", size},
+                                 {"context", hand_in_context(to, args)}, {"rungs", rows}};
+  try {
+    std::cout << "handed in: " << hand_in(to, problem.name(), "check", result).string() << '\n';
+  } catch (const std::exception& error) {
+    std::cerr << "ladder: not handed in: " << error.what() << "; your results are printed above as always\n";
   }
 }
 
@@ -143,6 +176,11 @@ int command_check(const Arguments& args) {
   const std::string track = checked_track(args);
   const RunOptions options = run_options(args);
   auto problem = make_problem(args.positional[0]);
+  // Handed in to a class folder where one is named: said now if it cannot be.
+  std::string cannot_hand_in;
+  const std::optional<ClassFolder> class_folder_to = class_folder(args, track, cannot_hand_in);
+  if (class_folder_to && !cannot_hand_in.empty() && std::getenv(kCheckVerdict) == nullptr)
+    std::cerr << "ladder: not handing in: " << cannot_hand_in << "; your results are printed here as always\n";
   const std::string size = args.value("--size", "workshop");
   const Params timed_params = problem->resolve(size, {});
   const auto rungs = chosen_rungs(*problem, split_list(args.value("--variants")));
@@ -223,7 +261,9 @@ int command_check(const Arguments& args) {
   for (const auto& rung : rungs) width = std::max(width, rung.size());
   for (const auto& rung : rungs)
     std::cout << "  " << std::left << std::setw(static_cast<int>(width) + 1) << rung << verdicts[rung].text << '\n';
-  return print_summary(counts);
+  const int status = print_summary(counts);
+  if (class_folder_to && cannot_hand_in.empty()) hand_in_check(*class_folder_to, args, *problem, size, rungs, verdicts);
+  return status;
 }
 
 }  // namespace ladder::cli

@@ -18,6 +18,8 @@ namespace ladder::cli {
 struct CheckVerdict {
   enum Kind { pass, fail, not_implemented, skipped, no_skeleton } kind;
   std::string text;
+  // On the exercises track, a passing rung's compute time and the solution's, where timed here.
+  std::optional<double> seconds{}, solution_seconds{};
 };
 
 // `ladder check` runs each OpenCL rung's check in a child `ladder check`

@@ -95,6 +95,10 @@ const std::vector<OptionSpec> kOptions = {
     {"--host-bandwidth", "GB/s", {"run"}, "take the host's ceiling from this figure instead of measuring"},
     {"--device-bandwidth", "GB/s", {"run"}, "take the device's ceiling from this figure instead of measuring"},
     {"--json", "", {"list", "devices"}, "print it as JSON"},
+    {"--class-folder", "DIR", {"check"}, "hand the exercises track's verdicts and times in to the class folder DIR\n"
+                                         "(or LADDER_CLASS_FOLDER), as DIR/<name>/: docs/usage.md, For instructors"},
+    {"--name", "NAME", {"check"}, "the participant's name in the class folder (or LADDER_PARTICIPANT;\n"
+                                  "default: the login name)"},
     {"--race", "", {"check"}, "the OpenCL rungs on Oclgrind, on small cases: data races, out-of-bounds and\n"
                                 "uninitialised accesses (seconds; nothing timed)"},
     {"--variant", "RUNG", {"solve"}, "the rung to run", Occurrence::required},
