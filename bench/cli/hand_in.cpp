@@ -33,7 +33,9 @@ std::string from_environment(const char* name) {
 std::string login_name() {
   if (const passwd* entry = ::getpwuid(::geteuid()); entry != nullptr && entry->pw_name != nullptr)
     return entry->pw_name;
-  return "uid" + std::to_string(::geteuid());
+  std::string uid = "uid";
+  uid += std::to_string(::geteuid());
+  return uid;
 }
 
 std::string host_name() {
@@ -173,7 +175,7 @@ nlohmann::json rung_sources(const std::string& exercise, const std::string& rung
   // A Python rung's file may live in the folder LADDER_EXERCISES_PYTHON names (python_rung.cpp).
   const std::string python = from_environment("LADDER_EXERCISES_PYTHON");
   nlohmann::json sources = nlohmann::json::object();
-  for (const std::string root : {std::string(LADDER_EXERCISES_SOURCE_DIR), python}) {
+  for (const std::string& root : {std::string(LADDER_EXERCISES_SOURCE_DIR), python}) {
     if (root.empty()) continue;
     const std::filesystem::path folder = std::filesystem::path(root) / exercise;
     std::error_code error;
@@ -203,7 +205,10 @@ std::filesystem::path hand_in(const ClassFolder& to, const std::string& exercise
   const std::string text = result.dump(1) + "\n";
   const std::string stem = exercise + "-" + command + "-" + utc_now("%Y%m%dT%H%M%SZ") + "-" + host_name() + "-" +
                            std::to_string(::getpid());
-  const std::filesystem::path temporary = to.folder / ("." + stem + ".partial");
+  std::string partial = ".";  // a hidden name: not a result until it is linked into place
+  partial += stem;
+  partial += ".partial";
+  const std::filesystem::path temporary = to.folder / partial;
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0640);
   if (fd < 0) throw UsageError("cannot write " + temporary.string() + " (" + std::strerror(errno) + ")");
   ::fchmod(fd, 0640);  // whatever the umask: the group (the instructor) reads, no one else writes
@@ -217,8 +222,10 @@ std::filesystem::path hand_in(const ClassFolder& to, const std::string& exercise
   // link() never replaces a file: a name taken (the same second, host and
   // process) gets the next number.
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const std::filesystem::path path =
-        to.folder / (stem + (attempt ? "-" + std::to_string(attempt) : std::string()) + ".json");
+    std::string name = stem;
+    if (attempt > 0) name.append("-").append(std::to_string(attempt));
+    name += ".json";
+    const std::filesystem::path path = to.folder / name;
     if (::link(temporary.c_str(), path.c_str()) == 0) {
       ::unlink(temporary.c_str());
       return path;
