@@ -5,6 +5,8 @@
 # launch, then timed beside it, at the workshop and large sizes, three
 # interleaved replicates (the reference's repetition policy), then
 # compute-sanitizer's memcheck over their checks. Writes OUTDIR.
+# LADDER (a built ladder; start_large.sh's) skips the wheels and the build;
+# SIZES (default "workshop large") the sizes timed.
 #
 #   bash reports/runs/2026-12-02-h200/cupy-rungs/run.sh REVISION OUTDIR
 set -u
@@ -13,14 +15,19 @@ rm -rf "$out" && mkdir -p "$out"
 exercises=(batched_matmul kappa_sigma labelling)
 # The machine's Python (CuPy, Numba) with NumPy 2.3.5 first on the path, as the reference's rungs had it.
 export LADDER_VENV=/opt/torch/.venv PYTHONPATH=/tmp/site
-"$LADDER_VENV/bin/python3" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-  --target /tmp/site .whl/*.whl || exit 1
+if [ -z "${LADDER:-}" ]; then
+  "$LADDER_VENV/bin/python3" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || exit 1
+fi
 "$LADDER_VENV/bin/python3" -c "import numpy, cupy; print('numpy', numpy.__version__, 'cupy', cupy.__version__)" \
   >"$out/python.txt" 2>&1
-TESTS=0 SANITIZE=0 SIZES= THREADS= LADDER_GIT_REVISION=$rev CUDA_ARCHITECTURES=90 \
-  scripts/gpu_check.sh "$out/build" || exit 1
-echo "built at $(date -u +%T)"
-ladder=build-gpu/bench/ladder
+ladder=${LADDER:-}
+if [ -z "$ladder" ]; then
+  TESTS=0 SANITIZE=0 SIZES= THREADS= LADDER_GIT_REVISION=$rev CUDA_ARCHITECTURES=90 \
+    scripts/gpu_check.sh "$out/build" || exit 1
+  echo "built at $(date -u +%T)"
+  ladder=build-gpu/bench/ladder
+fi
 for exercise in "${exercises[@]}"; do
   "$ladder" check "$exercise" --variants cuda,python_cupy
 done >"$out/checks.txt" 2>&1
@@ -31,7 +38,7 @@ grep -E "^  (cuda|python_cupy) |passed" "$out/checks.txt"
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "processes using a core before: $(ps -eo pcpu= | awk '$1 > 20' | wc -l)"
 } >"$out/machine.txt"
-for size in workshop large; do
+for size in ${SIZES-workshop large}; do
   "$ladder" run "${exercises[@]}" --variants cuda,python_cupy --size "$size" --replicates 3 --repetitions 3 \
     --time-budget 10 --out "$out/results-$size.json"
 done >"$out/run.log" 2>&1
