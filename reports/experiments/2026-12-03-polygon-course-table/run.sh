@@ -9,7 +9,7 @@
 # and on a fresh nvidia-h200 machine (its Python, NumPy 2.3.5 and PyOpenCL
 # from .whl/, as the one-H200 reference), GPU=1 builds first:
 #
-#   GPU=1 bash reports/experiments/2026-12-03-polygon-course-table/run.sh "$OUT" REVISION
+#   GPU=1 REPLICATES=2 bash reports/experiments/2026-12-03-polygon-course-table/run.sh "$OUT" REVISION
 set -u
 out=$1
 mkdir -p "$out"
@@ -33,7 +33,7 @@ fi
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "processes using a core before: $(ps -eo pcpu= | awk '$1 > 20' | wc -l)"
 } >"$out/machine.txt"
-"$ladder" run polygon_mask --replicates 3 --repetitions 3 --time-budget 60 --out "$out/results-workshop.json" \
+"$ladder" run polygon_mask --replicates "${REPLICATES:-3}" --repetitions 3 --time-budget 60 --out "$out/results-workshop.json" \
   >"$out/run.log" 2>&1
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/machine.txt"
 gzip -9f "$out/results-workshop.json"
