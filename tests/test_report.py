@@ -350,12 +350,14 @@ with tempfile.TemporaryDirectory() as directory:
           "a failed peer keeps its column, marked as failed")
     check(not outside_the_panels(figure), f"labels past a panel's frame: {outside_the_panels(figure)}")
     report_charts.plt.close(figure)
-    # Every chart of the committed runs (the fixture, an H100 reference run's whole suite): each value label and
-    # status box inside its panel, however many decades the panel spans.
-    # (Found by pattern, so that replacing the run does not leave this test reading a removed file.)
+    # Every chart of the committed runs (the fixture, the one-GPU reference run's whole suite at both sizes,
+    # the Python rungs among the C++ ones): each value label and status box inside its panel, however many
+    # decades the panel spans. (Found by pattern, so that replacing the run does not leave this test reading a
+    # removed file.)
     runs = Path(__file__).parent.parent / "reports" / "runs"
-    references = sorted(runs.glob("*-h100*/workshop/results-workshop.json.gz"))
-    check(bool(references), "no H100 reference run with workshop results under reports/runs")
+    references = sorted(runs.glob("*-h[0-9]00/results-workshop.json.gz")) + sorted(
+        runs.glob("*-h[0-9]00/large/results-large.json.gz"))
+    check(bool(references), "no one-GPU reference run with workshop results under reports/runs")
     for path in (Path(fixture), *references):
         committed = json.loads(read_results_text(path))
         add_vs_best_cpu(committed)

@@ -1,7 +1,0 @@
-#!/usr/bin/env bash
-# Wait until /root/ref/steps says $1 (at most $2 seconds), then pack /root/ref into $OUT.
-end=$((SECONDS + $2))
-while [ $SECONDS -lt $end ] && ! grep -q "^$1 " /root/ref/steps 2>/dev/null; do sleep 5; done
-date -u +%T; cat /root/ref/steps; ls /root/ref
-tail -3 /root/ref/workshop.log /root/ref/large.log /root/ref/after.log 2>/dev/null
-tar czf "$OUT/ref.tgz" --exclude='*.png' --exclude='*.svg' -C /root ref 2>/dev/null; ls -la "$OUT"

@@ -1,7 +1,0 @@
-#!/usr/bin/env bash
-# Wait until /root/rep/steps says $1 (at most $2 seconds), then pack /root/rep into $OUT.
-end=$((SECONDS + $2))
-while [ $SECONDS -lt $end ] && ! grep -q "^$1 " /root/rep/steps 2>/dev/null; do sleep 5; done
-date -u +%T; cat /root/rep/steps; ls /root/rep
-tail -3 /root/rep/workshop.log /root/rep/large.log /root/rep/after.log 2>/dev/null
-tar czf "$OUT/rep.tgz" --exclude='*.png' --exclude='*.svg' -C /root rep 2>/dev/null; ls -la "$OUT"
