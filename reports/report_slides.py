@@ -51,6 +51,10 @@ def slide_figure(entry):
         def note(y, text, colour):  # in a row with no bar
             axis.text(left * 1.2, y, text, va="center", fontsize=15, color=colour, style="italic")
 
+        # Past about 14 rows (the Python rungs beside the C++ ones, the peers under them) a row is some 40
+        # pixels high: a rung's two labels, one above the other, would run into their neighbours. Then each
+        # row has one line: the copies' time joins the compute label.
+        crowded = len(rungs) + len(entry.get("peers") or []) > 14
         names = []
         for y, row in enumerate(rungs):
             names.append(row["rung"])
@@ -67,15 +71,20 @@ def slide_figure(entry):
             axis.barh(compute_y, compute_s - left, left=left, height=0.38, color=KIND_COLOURS["compute"])
             star = "   ★ fastest" if row is fastest else ""
             against = "" if row["rung"] == "serial" else versus_serial(compute_s)
-            label(compute_y, compute_s, seconds(compute_s) + against + star,
-                  fontweight="bold" if star else "normal")
+            text = seconds(compute_s) + against
+            transfer_s = figure(row, "transfer", "median_s") if both else 0
             if both:
-                transfer_s = figure(row, "transfer", "median_s")
                 axis.barh(y + 0.2, transfer_s - left, left=left, height=0.38, color=KIND_COLOURS["transfer"])
+            if both and crowded:  # one line, past the longer bar
+                label(y, max(compute_s, transfer_s), text + f"; {seconds(transfer_s)} with the copies" + star,
+                      fontweight="bold" if star else "normal")
+                continue
+            label(compute_y, compute_s, text + star, fontweight="bold" if star else "normal")
+            if both:
                 label(y + 0.2, transfer_s, seconds(transfer_s) + " with the copies")
         for j, peer in enumerate(entry.get("peers") or []):
             y = len(rungs) + j
-            names.append(peer_label(peer["name"]))
+            names.append(peer_label(peer["name"]).replace("\n", " "))  # one line: a row may be 40 pixels high
             if peer not in peers:  # a library that did not run, or too fast for its own timer: in words
                 reason = peer.get("reason") or (peer.get("check") or {}).get("detail", "")
                 note(y, "0 s: below its timer's resolution" if peer["status"] == "ok" else

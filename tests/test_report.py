@@ -309,6 +309,22 @@ with tempfile.TemporaryDirectory() as directory:
                     outside.append(text.get_text())
         return outside
 
+    def overlapping_texts(fig):
+        """Pairs of a slide's labels (the values beside the bars, the notes, the rung and peer names) whose
+        boxes overlap by more than a pixel: what a room could not read."""
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        axis = fig.axes[0]
+        pairs = []
+        for group in (list(axis.texts), [label for label in axis.get_yticklabels() if label.get_text()]):
+            boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in group]
+            for i, (a, box_a) in enumerate(boxes):
+                for b, box_b in boxes[i + 1:]:
+                    if (min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0) > 1
+                            and min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0) > 1):
+                        pairs.append((a, b))
+        return pairs
+
     # The overview's columns are the rungs that ran: on a machine without a GPU no column stands empty.
     h100 = json.loads(Path(fixture).read_text())
     columns = [label.get_text() for label in report_overview.overview_figure(h100).axes[0].get_xticklabels()]
@@ -366,6 +382,12 @@ with tempfile.TemporaryDirectory() as directory:
             check(not outside_the_panels(figure), f"{path.name}: {entry['exercise']}: labels past a panel's frame: "
                   f"{outside_the_panels(figure)}")
             report_charts.plt.close(figure)
+            # Its slide, twenty rows where the Python rungs and the peers are beside the C++ ones: every label
+            # readable, none over another.
+            slide = report_slides.slide_figure(entry)
+            check(not overlapping_texts(slide), f"{path.name}: {entry['exercise']}: slide labels over one another: "
+                  f"{overlapping_texts(slide)[:3]}")
+            report_charts.plt.close(slide)
     slide = report_slides.slide_figure(with_peers["results"][0])
     small = [(t.get_text(), t.get_fontsize()) for t in slide.findobj(matplotlib.text.Text)
              if t.get_text().strip() and t.get_fontsize() < 14]
