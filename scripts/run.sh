@@ -17,8 +17,11 @@ mkdir -p results
 status=0
 # A slow rung (pure Python, naive, NumPy's loops: 1-2 s a run here) gets
 # 20 s, not ladder's 60: the same rows, fewer repetitions of those, minutes
-# sooner. An argument --time-budget S after it takes its place.
-build/release/bench/ladder run --time-budget 20 --out results/ladder-results.json "$@" || status=$?
+# sooner. At least 3 repetitions a figure, not 5, as the reference runs
+# take them: a slow row stops sooner, a fast one still runs for 0.2 s or
+# more. An argument --time-budget S or --repetitions N after them takes
+# their place.
+build/release/bench/ladder run --time-budget 20 --repetitions 3 --out results/ladder-results.json "$@" || status=$?
 # A failed rung (exit 1) still has results worth charting.
 if [ -f results/ladder-results.json ] && [ $status -le 1 ]; then
   # The peers (NumPy/SciPy, CuPy, primesieve, DIALS: each where installed)
