@@ -385,8 +385,8 @@ with tempfile.TemporaryDirectory() as directory:
             # Its slide, twenty rows where the Python rungs and the peers are beside the C++ ones: every label
             # readable, none over another.
             slide = report_slides.slide_figure(entry)
-            check(not overlapping_texts(slide), f"{path.name}: {entry['exercise']}: slide labels over one another: "
-                  f"{overlapping_texts(slide)[:3]}")
+            overlapping = overlapping_texts(slide)  # drawn once: the check and its message share it
+            check(not overlapping, f"{path.name}: {entry['exercise']}: slide labels over one another: {overlapping[:3]}")
             report_charts.plt.close(slide)
     slide = report_slides.slide_figure(with_peers["results"][0])
     small = [(t.get_text(), t.get_fontsize()) for t in slide.findobj(matplotlib.text.Text)
