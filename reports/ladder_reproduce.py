@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ladder reproduce: rerun a committed reference run on this machine and compare.
 
-    ladder reproduce RUN [--out DIR] [--device-floor F] [--host-floor F]
+    ladder reproduce RUN [--out DIR] [--device-only] [--device-floor F] [--host-floor F]
 
 RUN is a results file written by `ladder run --out`, or a folder of them
 (a reference run's folder under reports/runs/: every results file in it is
@@ -19,6 +19,13 @@ suite since the reference are named and not compared). Where this machine differ
 (CPU model, core count, GPU, driver, compiler), that is said first, and the
 runs are compared anyway.
 
+With --device-only, only the rungs whose compute figure the device's own
+events time (CUDA, OpenCL on a GPU, Python on a GPU: what a reviewer of the
+kernels judges) are rerun, one `ladder run EXERCISE --variants ...` an
+exercise, and only they are compared; the CPU rungs and the peers, most of a
+large run's time, are left out, and the output says so. A reference with no
+such rung is refused (exit status 2).
+
 Exit status: 0 every file reproduces, 1 some row differs or a rung failed,
 2 bad usage.
 """
@@ -29,7 +36,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ladder_compare import compare, l2_eviction
+from ladder_compare import compare, device_timed, l2_eviction
 from ladder_results import fail as fail_with, load_results, plain_name, read_results_text
 
 PROGRAM = "ladder reproduce"
@@ -97,6 +104,74 @@ def eviction_arguments(context):
     return ["--evict-by-writing"] if l2_eviction(context) == "writing" else []
 
 
+def device_rungs(results):
+    """{exercise: [rung, ...]} of the rungs whose compute figure a device timed and that ran (status ok),
+    in the reference's order; exercises without one are left out."""
+    chosen = {}
+    for entry in results["results"]:
+        names = [row["rung"] for row in entry["rungs"] if row.get("status") == "ok" and device_timed(row, "compute")]
+        if names:
+            chosen.setdefault(entry["exercise"], [])
+            chosen[entry["exercise"]] += [name for name in names if name not in chosen[entry["exercise"]]]
+    return chosen
+
+
+def only_rungs(results, chosen):
+    """A copy of a results document holding only the chosen rungs ({exercise: [rung, ...]}) and no peers."""
+    kept = dict(results, results=[])
+    for entry in results["results"]:
+        names = chosen.get(entry["exercise"], [])
+        rungs = [row for row in entry["rungs"] if row["rung"] in names]
+        if rungs:
+            kept["results"].append({key: value for key, value in entry.items() if key != "peers"} | {"rungs": rungs})
+    return kept
+
+
+def one_exercise_arguments(arguments, exercises, exercise, rungs):
+    """The recorded `ladder run` arguments for one exercise and the given rungs: the recorded exercise
+    names and --variants are replaced by EXERCISE --variants A,B,..."""
+    kept, skip = [], False
+    for word in arguments:
+        if skip:
+            skip = False
+            continue
+        if word == "--variants":
+            skip = True
+            continue
+        if word.startswith("--variants=") or word in exercises:
+            continue
+        kept.append(word)
+    return [exercise, *kept, "--variants", ",".join(rungs)]
+
+
+def rerun_device_rungs(ladder, reference, arguments, rerun_path):
+    """Reruns the reference's device-timed rungs, an exercise at a time, and writes their results as one
+    file at rerun_path (the first rerun's context, every rerun's entries). Returns the rungs rerun and
+    whether every rerun passed (exit status 0)."""
+    chosen = device_rungs(reference)
+    if not chosen:
+        fail("--device-only: the reference has no rung timed by a device's events (no CUDA, no OpenCL or"
+             " Python rung on a GPU) to rerun")
+    exercises = {entry["exercise"] for entry in reference["results"]}
+    merged, all_passed = None, True
+    for exercise, rungs in chosen.items():
+        part = rerun_path.with_name(f"{rerun_path.stem}.{exercise}.json")
+        command = [ladder, "run", *one_exercise_arguments(arguments, exercises, exercise, rungs), "--out", str(part)]
+        print(f"== {exercise}: {shlex.join(command)}", flush=True)
+        status = subprocess.run(command).returncode
+        if status > 1 or not part.is_file():
+            fail(f"the rerun of {exercise}'s device rungs ended with exit status {status}")
+        all_passed &= status == 0
+        results = load_results(PROGRAM, part)
+        if merged is None:
+            merged = results
+        else:
+            merged["results"] += results["results"]
+        part.unlink()
+    rerun_path.write_text(json.dumps(merged, indent=1))
+    return chosen, all_passed
+
+
 def machine(context):
     """What a reviewer needs to know is the same before comparing times."""
     host = context.get("host", {})
@@ -115,6 +190,8 @@ def main():
     parser.add_argument("--out", default="results/reproduce", help="where the reruns' results go")
     parser.add_argument("--device-floor", type=float, default=0.03)
     parser.add_argument("--host-floor", type=float, default=0.05)
+    parser.add_argument("--device-only", action="store_true",
+                        help="rerun and compare only the rungs a device's events time (no CPU rungs, no peers)")
     args = parser.parse_args()
     files = results_files(args.run)
     out = Path(args.out)
@@ -127,13 +204,23 @@ def main():
         arguments = rerun_arguments(reference["context"]["command_line"])
         arguments += [a for a in eviction_arguments(reference["context"]) if a not in arguments]
         arguments += ranks_arguments(reference, arguments)
-        command = [args.ladder, "run", *arguments, "--out", str(rerun_path)]
-        print(f"== reproducing {reference_path}\n   {shlex.join(command)}", flush=True)
-        status = subprocess.run(command).returncode
-        if status > 1 or not rerun_path.is_file():
-            fail(f"the rerun of {reference_path} ended with exit status {status}")
-        all_agree &= status == 0
-        if any("peers" in entry for entry in reference["results"]):
+        if args.device_only:
+            print(f"== reproducing the device-timed rungs of {reference_path}", flush=True)
+            chosen, passed = rerun_device_rungs(args.ladder, reference, arguments, rerun_path)
+            all_agree &= passed
+            left_out = sum(len(entry["rungs"]) + len(entry.get("peers") or []) for entry in reference["results"])
+            reference = only_rungs(reference, chosen)
+            left_out -= sum(len(entry["rungs"]) for entry in reference["results"])
+            print(f"note: --device-only: {sum(map(len, chosen.values()))} device-timed rungs rerun and compared;"
+                  f" the reference's {left_out} other rows (CPU rungs, rungs that did not run, peers) left out")
+        else:
+            command = [args.ladder, "run", *arguments, "--out", str(rerun_path)]
+            print(f"== reproducing {reference_path}\n   {shlex.join(command)}", flush=True)
+            status = subprocess.run(command).returncode
+            if status > 1 or not rerun_path.is_file():
+                fail(f"the rerun of {reference_path} ended with exit status {status}")
+            all_agree &= status == 0
+        if not args.device_only and any("peers" in entry for entry in reference["results"]):
             replicates = max(entry.get("replicates", 1) for entry in reference["results"])
             subprocess.run([sys.executable, str(peers), str(rerun_path), "--ladder", args.ladder,
                             "--replicates", str(replicates)], check=False)

@@ -111,6 +111,8 @@ const std::vector<OptionSpec> kOptions = {
     {"--machine", "FILE", {"report"}, "the model's links between nodes, where the run had one node\n"
                                       "(default: reports/machines/4-gpus-4x200g-infiniband.json)"},
     {"--out", "DIR", {"reproduce"}, "reproduce's folder for the reruns' results (default results/reproduce)"},
+    {"--device-only", "", {"reproduce"}, "rerun and compare only the rungs the device's events time (CUDA, and\n"
+                                         "OpenCL and Python on a GPU): no CPU rungs, no peers"},
     {"--device-floor", "F", {"compare", "reproduce"},
      "how far B/A may be from 1 and still count as the same, for device-timed\n"
      "figures (default 0.03)"},

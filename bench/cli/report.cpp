@@ -63,6 +63,7 @@ int command_reproduce(const Arguments& args) {
   std::vector<std::string> arguments = {args.positional[0], "--ladder", self};
   for (const char* option : {"--out", "--device-floor", "--host-floor"})
     if (args.flag(option)) arguments.insert(arguments.end(), {option, args.value(option)});
+  if (args.flag("--device-only")) arguments.push_back("--device-only");
   return hand_over_to_python("ladder_reproduce.py", arguments);
 }
 
