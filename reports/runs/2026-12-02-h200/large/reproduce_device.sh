@@ -30,7 +30,7 @@ echo "built at $(date -u +%T)"
 setsid bash -c '
   cd /root/src
   export LADDER_VENV='"$LADDER_VENV"' PYTHONPATH=/tmp/site OCL_ICD_VENDORS=/tmp/opencl-vendors
-  sleep 20  # the build settles
+  sleep 60  # the build settles (20 s was not enough: the first try began at load 5.94)
   echo "reproduce $(date -u +%T) load $(cut -d" " -f1-3 /proc/loadavg)" >'"$rep"'/steps
   build-gpu/bench/ladder reproduce '"$here"' --device-only --out '"$rep"'/rerun >'"$rep"'/reproduce.txt 2>&1
   echo "exit $? $(date -u +%T) load $(cut -d" " -f1-3 /proc/loadavg)" >>'"$rep"'/steps
