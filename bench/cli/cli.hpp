@@ -71,5 +71,6 @@ int command_generate(const Arguments& args);   // generate.cpp
 int command_report(const Arguments& args);     // report.cpp
 int command_compare(const Arguments& args);    // report.cpp
 int command_reproduce(const Arguments& args);  // report.cpp
+int command_board(const Arguments& args);      // report.cpp
 
 }  // namespace ladder::cli

@@ -35,6 +35,8 @@ const std::vector<CommandSpec> kCommands = {
                                  "each run's replicates (ladder run --replicates N)", command_compare},
     {"reproduce", "RUN", "rerun a reference run (a results file or a folder of\n"
                          "them, e.g. reports/runs/...) here, and compare", command_reproduce},
+    {"board", "CLASS_FOLDER", "the instructor's board of what participants handed in\n"
+                              "(HTML, Markdown, CSV): docs/usage.md, For instructors", command_board},
     {"pace", "", "the harness's repetition rule for a timer in another\n"
                  "process (the peers): prints `sample`, reads its seconds\n"
                  "back, a line each, until `done {statistics JSON}`", command_pace},
@@ -111,6 +113,9 @@ const std::vector<OptionSpec> kOptions = {
     {"--machine", "FILE", {"report"}, "the model's links between nodes, where the run had one node\n"
                                       "(default: reports/machines/4-gpus-4x200g-infiniband.json)"},
     {"--out", "DIR", {"reproduce"}, "reproduce's folder for the reruns' results (default results/reproduce)"},
+    {"--out", "DIR", {"board"}, "board's folder for board.html, board.md and board.csv (default board/)"},
+    {"--roster", "FILE", {"board"}, "the class's names, one a line: who has not handed in is named"},
+    {"--hide-names", "", {"board"}, "a number for each participant instead of their name (for projection)"},
     {"--device-only", "", {"reproduce"}, "rerun and compare only the rungs the device's events time (CUDA, and\n"
                                          "OpenCL and Python on a GPU): no CPU rungs, no peers"},
     {"--device-floor", "F", {"compare", "reproduce"},

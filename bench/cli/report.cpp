@@ -67,4 +67,15 @@ int command_reproduce(const Arguments& args) {
   return hand_over_to_python("ladder_reproduce.py", arguments);
 }
 
+// The instructor's board of a class folder (reports/ladder_board.py).
+int command_board(const Arguments& args) {
+  if (args.positional.size() != 1)
+    throw UsageError("`ladder board` takes one class folder: ladder board CLASS_FOLDER");
+  std::vector<std::string> arguments = {args.positional[0]};
+  for (const char* option : {"--out", "--roster"})
+    if (args.flag(option)) arguments.insert(arguments.end(), {option, args.value(option)});
+  if (args.flag("--hide-names")) arguments.push_back("--hide-names");
+  return hand_over_to_python("ladder_board.py", arguments);
+}
+
 }  // namespace ladder::cli
