@@ -302,7 +302,7 @@ def write_whole(path, text):
 def main():
     parser = argparse.ArgumentParser(prog=PROGRAM, description=__doc__.split("\n")[0])
     parser.add_argument("folder")
-    parser.add_argument("--out", default="board", help="where board.html, board.md and board.csv go (default board/)")
+    parser.add_argument("--out", default="board", help="the board's folder DIR: DIR/board.html, DIR/board.md, DIR/board.csv (default board)")
     parser.add_argument("--roster", help="the class's names, one a line: who has not handed in is said")
     parser.add_argument("--hide-names", action="store_true", help="a number for each participant (for projection)")
     args = parser.parse_args()
@@ -325,8 +325,8 @@ def main():
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name, text in (("board.html", html_text(b)), ("board.md", markdown_text(b)), ("board.csv", csv_text(b))):
-            write_whole(out / name, text)
+        for kind, text in (("html", html_text(b)), ("md", markdown_text(b)), ("csv", csv_text(b))):
+            write_whole(out / f"board.{kind}", text)
     except OSError as error:
         fail(f"{out}: cannot write the board ({error})")
     print(f"board: {len(b['names'])} participants, {sum(len(h) for h in b['handed'].values())} files handed in,"

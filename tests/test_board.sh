@@ -70,8 +70,8 @@ printf '%s\n' ada bob cyd dee eve fay gus hal ivy jon kim lea >"$work/roster"
 "$ladder" board "$class" --out "$work/board" --roster "$work/roster" >"$work/board.out" 2>&1
 expect "the board is written (exit 0), and says what it read" \
   "^board: 12 participants, 11 files handed in, 1 unreadable, 2 not handed in: .*board.html$" "$work/board.out"
-for name in board.html board.md board.csv; do
-  [ -s "$work/board/$name" ] || { echo "FAILED: no $name"; failures=$((failures + 1)); }
+for kind in html md csv; do
+  [ -s "$work/board/board.$kind" ] || { echo "FAILED: no board.$kind"; failures=$((failures + 1)); }
 done
 
 # Every cell of the CSV against the participants' own files, read here: for

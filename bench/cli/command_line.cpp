@@ -113,7 +113,7 @@ const std::vector<OptionSpec> kOptions = {
     {"--machine", "FILE", {"report"}, "the model's links between nodes, where the run had one node\n"
                                       "(default: reports/machines/4-gpus-4x200g-infiniband.json)"},
     {"--out", "DIR", {"reproduce"}, "reproduce's folder for the reruns' results (default results/reproduce)"},
-    {"--out", "DIR", {"board"}, "board's folder for board.html, board.md and board.csv (default board/)"},
+    {"--out", "DIR", {"board"}, "the board's folder: DIR/board.html, DIR/board.md, DIR/board.csv (default board)"},
     {"--roster", "FILE", {"board"}, "the class's names, one a line: who has not handed in is named"},
     {"--hide-names", "", {"board"}, "a number for each participant instead of their name (for projection)"},
     {"--device-only", "", {"reproduce"}, "rerun and compare only the rungs the device's events time (CUDA, and\n"
