@@ -122,7 +122,7 @@ class CliTest : public ::testing::Test {
 };
 
 TEST_F(CliTest, UnknownCommandExerciseRungAndOption) {
-  expect_refused("frobnicate", "unknown command 'frobnicate' (accepted: list, devices, run, check, solve, generate, report, compare, reproduce, pace)");
+  expect_refused("frobnicate", "unknown command 'frobnicate' (accepted: list, devices, run, check, solve, generate, report, compare, reproduce, board, pace)");
   expect_refused("run no_such_exercise", "unknown exercise 'no_such_exercise' (accepted: ");
   expect_refused("run vector_add --variants serial,quantum", "unknown rung 'quantum' for vector_add (accepted: naive");
   expect_refused("run vector_add --fast", "unknown option --fast");
