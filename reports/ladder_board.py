@@ -74,9 +74,9 @@ def verdict_of(row):
     if row["verdict"] != "fail":
         return row["verdict"]
     text = row["text"].lower()
-    if "hang" in text or "hung" in text:
+    if re.search(r"\b(hang|hung)\b", text):  # whole words: "a change" is no hang
         return "hang"
-    if "race" in text:
+    if re.search(r"\b(race|races|racecheck)\b", text):
         return "race"
     return "fail"
 
@@ -159,14 +159,11 @@ def board(folder, roster, hide_names):
     names = sorted(set(handed) | set(roster))
     shown = {name: (f"participant {i}" if hide_names else name) for i, name in enumerate(names, 1)}
     table = {name: cells(handed.get(name, [])) for name in names}
+    # Each exercise's rungs in the order its hand-ins list them (the ladder's order).
     exercises = {}
     for name in names:
-        for exercise, rung in table[name]:
-            exercises.setdefault(exercise, [])
-    # Each exercise's rungs in the order its hand-ins list them (the ladder's order).
-    for name in names:
         for data in handed.get(name, []):
-            order = exercises[data["exercise"]]
+            order = exercises.setdefault(data["exercise"], [])
             for row in data["rungs"]:
                 if row["rung"] not in order:
                     order.append(row["rung"])

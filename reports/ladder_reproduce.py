@@ -64,24 +64,25 @@ def results_files(run):
     return files
 
 
+def without(words, option, also=()):
+    """The words without `option VALUE`, `option=VALUE` and any word in `also`."""
+    kept, skip = [], False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == option:
+            skip = True
+        elif not word.startswith(option + "=") and word not in also:
+            kept.append(word)
+    return kept
+
+
 def rerun_arguments(command_line):
     """The `ladder run` arguments of a recorded command line, without --out."""
     words = shlex.split(command_line)
     if "run" not in words:
         fail(f"the recorded command line is not a `ladder run`: {command_line}")
-    words = words[words.index("run") + 1:]
-    kept, skip = [], False
-    for word in words:
-        if skip:
-            skip = False
-            continue
-        if word == "--out":
-            skip = True
-            continue
-        if word.startswith("--out="):
-            continue
-        kept.append(word)
-    return kept
+    return without(words[words.index("run") + 1:], "--out")
 
 
 def ranks_arguments(results, arguments):
@@ -130,18 +131,7 @@ def only_rungs(results, chosen):
 def one_exercise_arguments(arguments, exercises, exercise, rungs):
     """The recorded `ladder run` arguments for one exercise and the given rungs: the recorded exercise
     names and --variants are replaced by EXERCISE --variants A,B,..."""
-    kept, skip = [], False
-    for word in arguments:
-        if skip:
-            skip = False
-            continue
-        if word == "--variants":
-            skip = True
-            continue
-        if word.startswith("--variants=") or word in exercises:
-            continue
-        kept.append(word)
-    return [exercise, *kept, "--variants", ",".join(rungs)]
+    return [exercise, *without(arguments, "--variants", also=exercises), "--variants", ",".join(rungs)]
 
 
 def rerun_device_rungs(ladder, reference, arguments, rerun_path):

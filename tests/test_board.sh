@@ -78,7 +78,7 @@ done
 # each participant and rung, the verdict of the latest file (by its time,
 # then its modification time), a FAIL that says "hang" being a hang.
 python3 - "$class" "$work/board/board.csv" >"$work/match.txt" 2>&1 <<'PY'
-import csv, json, sys
+import csv, json, re, sys
 from pathlib import Path
 class_folder, board = Path(sys.argv[1]), sys.argv[2]
 expected = {}
@@ -92,7 +92,7 @@ for person in sorted(p for p in class_folder.iterdir() if p.is_dir()):
     for data, _ in sorted(files, key=lambda f: (f[0]["context"]["time"], f[1])):
         for row in data["rungs"]:
             verdict = row["verdict"]
-            if verdict == "fail" and "hang" in row["text"]:
+            if verdict == "fail" and re.search(r"\bhang\b", row["text"]):
                 verdict = "hang"
             expected[(person.name, data["exercise"], row["rung"])] = verdict
 shown = {(r["participant"], r["exercise"], r["rung"]): r["verdict"] for r in csv.DictReader(open(board))}
