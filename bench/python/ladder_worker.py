@@ -20,6 +20,13 @@ import traceback
 
 import numpy as np
 
+# Numba's compiled functions (the rungs' @njit(cache=True)) are kept in a
+# folder of their own, not beside the participant's file, one entry per
+# source file, recompiled when the file changes: the JIT is paid once, not
+# in every worker. NUMBA_CACHE_DIR, Numba's own variable, names another.
+# Set before the rung's file imports Numba, which reads it then.
+os.environ.setdefault("NUMBA_CACHE_DIR", os.path.expanduser("~/.cache/hpc-ladder/numba"))
+
 # The protocol's channel is the real stdout; everything the rung prints,
 # from Python or from compiled code, goes to stderr.
 replies = os.fdopen(os.dup(1), "w", buffering=1)

@@ -11,14 +11,14 @@ from numba import njit
 REQUIRES = ("numba",)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def ray_crosses_edge(x0, y0, x1, y1, tx, ty):
     """Matplotlib's crossing test, the same expression as naive's."""
     above1 = y1 >= ty
     return (y0 >= ty) != above1 and (((y1 - ty) * (x0 - x1) >= (x1 - tx) * (y0 - y1)) == above1)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def crossing_column(x0, y0, x1, y1, ty, width):
     """The first column in [0, width] whose ray misses the edge: estimated
     from the intersection, then corrected with the test itself, so that the
@@ -32,7 +32,7 @@ def crossing_column(x0, y0, x1, y1, ty, width):
     return k
 
 
-@njit(cache=False)
+@njit(cache=True)
 def fill_row(vertices, y, row, crossings):
     """Row y of the mask from the polygon's crossings with it; `crossings`
     is scratch space of one slot an edge, reused from row to row."""
@@ -47,7 +47,7 @@ def fill_row(vertices, y, row, crossings):
     # ==== end
 
 
-@njit(cache=False)
+@njit(cache=True)
 def polygon_mask(vertices, mask):
     crossings = np.empty(vertices.shape[0], dtype=np.int64)
     for y in range(mask.shape[0]):

@@ -17,7 +17,7 @@ LANES = 16  # pairs side by side: one AVX-512 vector, two AVX2 vectors
 SMALL = 64  # elements: matrices this small go across the batch
 
 
-@njit(cache=False)
+@njit(cache=True)
 def multiply_rows(a, b, c, first, last):
     """c[q] = a[q] @ b[q] for q in [first, last), one pair at a time, i-k-j:
     row i of c is the sum over k of a[i, k] times row k of b. (serial keeps
@@ -37,7 +37,7 @@ def multiply_rows(a, b, c, first, last):
                 c[q, i, j] = row[j]
 
 
-@njit(cache=False)
+@njit(cache=True)
 def multiply_across(a, b, c, first, last):
     """The same, LANES pairs at a time, vectorised across the pairs; a last
     group of fewer than LANES goes by rows."""
@@ -65,7 +65,7 @@ def multiply_across(a, b, c, first, last):
     multiply_rows(a, b, c, q0, last)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def multiply(a, b, c, first, last):
     """The rungs' choice: across the batch for small matrices, else by rows."""
     m, n, p = a.shape[1], a.shape[2], b.shape[2]

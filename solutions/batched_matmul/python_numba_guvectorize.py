@@ -15,6 +15,9 @@ from numba import guvectorize
 REQUIRES = ("numba",)
 
 
+# Not cache=True, as the other Numba rungs are: a parallel gufunc loaded from
+# Numba's cache (0.68) crashed with a segmentation fault on a 1 x 1 pair. Its
+# signature is given, so it is compiled at import (about 1.3 s), not at its first call.
 @guvectorize(["void(float32[:, :], float32[:, :], float32[:, :])"], "(m,n),(n,p)->(m,p)", target="parallel")
 def matmul_pair(a, b, c):
     m, n, p = a.shape[0], a.shape[1], b.shape[1]

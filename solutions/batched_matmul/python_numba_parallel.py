@@ -14,7 +14,7 @@ from python_numba import LANES, multiply
 REQUIRES = ("numba",)
 
 
-@njit(parallel=True, cache=False)
+@njit(parallel=True, cache=True)
 def multiply_batch(a, b, c):
     groups = (a.shape[0] + LANES - 1) // LANES
     threads = get_num_threads()

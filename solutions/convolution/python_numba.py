@@ -16,14 +16,14 @@ REQUIRES = ("numba",)
 BLOCK = 1024  # outputs of a row per block: the block and the input it reads stay in L1 (4 KiB each)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def copy_image_row(image, padded, r, rows, columns):
     """Image row r into the inside of the padded image (its border stays zero)."""
     width = image.shape[1]
     padded[r + rows - 1, columns - 1:columns - 1 + width] = image[r]
 
 
-@njit(cache=False)
+@njit(cache=True)
 def output_row(padded, kernel, y, out_row):
     """Output row y from the K padded rows from row y on: output (y, x) reads
     padded (y + a, x + b) with weight kernel[K-1-a][L-1-b] (the flip)."""
@@ -44,7 +44,7 @@ def output_row(padded, kernel, y, out_row):
                     out[x] += w * source[x]
 
 
-@njit(cache=False)
+@njit(cache=True)
 def convolve(image, kernel, padded, output):
     rows, columns = kernel.shape
     for r in range(image.shape[0]):

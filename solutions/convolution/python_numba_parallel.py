@@ -14,7 +14,7 @@ from python_numba import Rung as SerialRung, copy_image_row, output_row
 REQUIRES = ("numba",)
 
 
-@njit(parallel=True, cache=False)
+@njit(parallel=True, cache=True)
 def convolve(image, kernel, padded, output):
     rows, columns = kernel.shape
     for r in prange(image.shape[0]):

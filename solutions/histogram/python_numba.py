@@ -15,7 +15,7 @@ REQUIRES = ("numba",)
 COPIES = 4
 
 
-@njit(cache=False)
+@njit(cache=True)
 def count_into(values, copies):
     """Adds the counts of `values` into `copies` (COPIES x 256), value i into copy i % 4."""
     n = values.shape[0]
@@ -31,7 +31,7 @@ def count_into(values, copies):
         i += 1
 
 
-@njit(cache=False)
+@njit(cache=True)
 def histogram(values, counts):
     copies = np.zeros((COPIES, 256), dtype=np.uint32)
     count_into(values, copies)

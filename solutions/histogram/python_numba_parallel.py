@@ -17,7 +17,7 @@ from python_numba import COPIES, count_into
 REQUIRES = ("numba",)
 
 
-@njit(parallel=True, cache=False)
+@njit(parallel=True, cache=True)
 def histogram(values, counts):
     n, chunks = values.shape[0], get_num_threads()
     copies = np.zeros((chunks, COPIES, 256), dtype=np.uint32)  # a thread's copies its own

@@ -14,7 +14,7 @@ from numba import njit
 REQUIRES = ("numba",)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def select(values, n, k):
     """Reorders values[:n] so that values[k] is what a sort would put there,
     none larger before it, none smaller after it (std::nth_element)."""
@@ -43,7 +43,7 @@ def select(values, n, k):
             return
 
 
-@njit(cache=False)
+@njit(cache=True)
 def write_statistics(statistics, n, median, mean, std, iterations, lower, upper):
     """The statistics output: survivors, their median, mean and std (NaN where none survive), the
     iterations and the last bounds. python_numba_parallel writes its own through this too."""
@@ -57,7 +57,7 @@ def write_statistics(statistics, n, median, mean, std, iterations, lower, upper)
     statistics[6] = upper
 
 
-@njit(cache=False)
+@njit(cache=True)
 def clip(pixels, kappa, kept, mask, statistics):
     n = pixels.shape[0]
     shift = np.float64(pixels[0])

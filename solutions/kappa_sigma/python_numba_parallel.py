@@ -20,21 +20,21 @@ REQUIRES = ("numba",)
 BUCKETS = 2048  # a histogram of the widest digit (11 bits)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def float_key(bits):
     """A float's bits as an unsigned key in the floats' order: flip the sign
     bit of positives, every bit of negatives."""
     return bits ^ (0xFFFFFFFF if bits >> 31 else 0x80000000)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def key_float(key):
     bits = np.empty(1, dtype=np.uint32)
     bits[0] = key ^ (0x80000000 if key >> 31 else 0xFFFFFFFF)
     return bits.view(np.float32)[0]
 
 
-@njit(cache=False, fastmath={"reassoc"})  # reassociation only: partial sums in vector lanes, as `omp simd reduction`
+@njit(cache=True, fastmath={"reassoc"})  # reassociation only: partial sums in vector lanes, as `omp simd reduction`
 def shifted_sums(values, begin, count, shift):
     total, squares = 0.0, 0.0
     for i in range(begin, begin + count):
@@ -44,7 +44,7 @@ def shifted_sums(values, begin, count, shift):
     return total, squares
 
 
-@njit(cache=False)
+@njit(cache=True)
 def compact_chunk(source, source_bits, kept, begin, count, lower, upper, histogram):
     """Keeps the chunk's values strictly inside (lower, upper), packed at its
     start in `kept`, with the histogram of their top digit; returns how many."""
@@ -59,7 +59,7 @@ def compact_chunk(source, source_bits, kept, begin, count, lower, upper, histogr
     return survivors
 
 
-@njit(cache=False)
+@njit(cache=True)
 def count_digit(values, begin, count, shift, digit_bits, prefix0, prefix1, histograms, gather, candidates):
     """Histograms the digit at `shift` of the chunk's values whose higher bits
     are a target's prefix: histograms[0] for the first target, [1] for the
@@ -83,7 +83,7 @@ def count_digit(values, begin, count, shift, digit_bits, prefix0, prefix1, histo
     return gathered
 
 
-@njit(cache=False)
+@njit(cache=True)
 def select_digit(prefix, rank, histogram, digit_bits):
     """The bucket that rank falls in, appended to the prefix, and the rank within it."""
     below, bucket = 0, 0
@@ -93,7 +93,7 @@ def select_digit(prefix, rank, histogram, digit_bits):
     return (prefix << digit_bits) | bucket, rank - below
 
 
-@njit(parallel=True, cache=False)
+@njit(parallel=True, cache=True)
 def clip(pixels, pixel_bits, kappa, threads, kept, kept_bits, candidates, mask, statistics):
     size = pixels.shape[0]
     begins = np.array([size * t // threads for t in range(threads + 1)])

@@ -14,7 +14,7 @@ from numba import njit
 REQUIRES = ("numba",)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def find_root(parent, label):
     """The root of label's set, every label on the way pointed straight at it."""
     root = label
@@ -27,7 +27,7 @@ def find_root(parent, label):
     return root
 
 
-@njit(cache=False)
+@njit(cache=True)
 def unite(parent, a, b):
     """Joins the sets of a and b under the smaller root, and returns it."""
     a, b = find_root(parent, a), find_root(parent, b)
@@ -38,7 +38,7 @@ def unite(parent, a, b):
     return b
 
 
-@njit(cache=False)
+@njit(cache=True)
 def scan_rows(image, row_begin, row_end, labels, parent, next_label, eight):
     """First pass over rows [row_begin, row_end): provisional labels (0 for
     background) and their equivalences in parent; new labels are next_label,
@@ -97,7 +97,7 @@ def scan_rows(image, row_begin, row_end, labels, parent, next_label, eight):
     return next_label
 
 
-@njit(cache=False)
+@njit(cache=True)
 def label_image(image, labels, parent, eight):
     end = scan_rows(image, 0, image.shape[0], labels, parent, 1, eight)  # label 0 is the background
     # Roots in label order get 1, 2, ...; any other label takes its parent's

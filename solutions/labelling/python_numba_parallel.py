@@ -18,7 +18,7 @@ from python_numba import max_provisional_labels, scan_rows, unite
 REQUIRES = ("numba",)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def join_to_row_above(image, labels, parent, y, eight):
     """Unites each foreground pixel of row y with its foreground neighbours in row y - 1."""
     width = image.shape[1]
@@ -31,7 +31,7 @@ def join_to_row_above(image, labels, parent, y, eight):
                     unite(parent, out[x], out_up[nx])
 
 
-@njit(parallel=True, cache=False)
+@njit(parallel=True, cache=True)
 def label_image(image, labels, parent, number, eight, threads):
     height, width = image.shape
     first_row = np.array([height * t // threads for t in range(threads + 1)])

@@ -143,7 +143,7 @@ def as_arrays(network):
 
 # The filter, compiled.
 
-@njit(cache=False)
+@njit(cache=True)
 def compare_exchange(low, high, keep_min, keep_max):
     """One step on all lanes at once: a vector min, a max, or both (written
     as std::min and std::max are, so that LLVM emits min and max instructions)."""
@@ -162,14 +162,14 @@ def compare_exchange(low, high, keep_min, keep_max):
             high[l] = b if a < b else a
 
 
-@njit(cache=False)
+@njit(cache=True)
 def run_network(values, network):
     lows, highs, keep_mins, keep_maxs = network
     for s in range(lows.shape[0]):
         compare_exchange(values[lows[s]], values[highs[s]], keep_mins[s], keep_maxs[s])
 
 
-@njit(cache=False)
+@njit(cache=True)
 def filter_row(frame, y, result, k, rows, columns, column_network, median_network, outlier, sorted_columns, window):
     """Row y of the frame's median into `result`. `rows` and `columns` are the
     reflected indices (position p reads index rows[p + r]); sorted_columns
@@ -210,7 +210,7 @@ def filter_row(frame, y, result, k, rows, columns, column_network, median_networ
             result[x0 + l] = median if difference > diff else pixel
 
 
-@njit(cache=False)
+@njit(cache=True)
 def filter_stack(image, output, k, rows, columns, column_network, median_network, outlier, sorted_columns, window):
     for f in range(image.shape[0]):
         for y in range(image.shape[1]):

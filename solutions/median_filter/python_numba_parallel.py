@@ -13,7 +13,7 @@ from python_numba import Rung as SerialRung, filter_row, prepare_rung
 REQUIRES = ("numba",)
 
 
-@njit(parallel=True, cache=False)
+@njit(parallel=True, cache=True)
 def filter_stack(image, output, k, rows, columns, column_network, median_network, outlier, sorted_columns, window):
     height = image.shape[1]
     for row in prange(image.shape[0] * height):

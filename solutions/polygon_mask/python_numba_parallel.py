@@ -14,7 +14,7 @@ from python_numba import fill_row
 REQUIRES = ("numba",)
 
 
-@njit(parallel=True, cache=False)
+@njit(parallel=True, cache=True)
 def polygon_mask(vertices, mask):
     crossings = np.empty((mask.shape[0], vertices.shape[0]), dtype=np.int64)  # a row's scratch its own
     for y in prange(mask.shape[0]):

@@ -54,7 +54,7 @@ def presieve_patterns():
     return np.concatenate(patterns), np.array(starts, dtype=np.int64), np.array(periods, dtype=np.int64)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def crossing_primes(n):
     """The primes 47 < p <= sqrt(n - 1), which cross out their multiples one
     by one: a small plain sieve, once a compute()."""
@@ -72,7 +72,7 @@ def crossing_primes(n):
     return primes[:count]
 
 
-@njit(cache=False)
+@njit(cache=True)
 def sieving_primes(primes, low):
     """Where each prime stands for a sieve that starts at wheel byte `low`:
     its next crossing is at wheel step steps[k] of the turn that starts at
@@ -93,7 +93,7 @@ def sieving_primes(primes, low):
     return steps, turns
 
 
-@njit(cache=False)
+@njit(cache=True)
 def cross_out(seg, length, primes, steps, turns):
     """Each prime's crossings in seg[0, length); where it stopped carries
     over to the next segment."""
@@ -121,7 +121,7 @@ def cross_out(seg, length, primes, steps, turns):
         turns[k], steps[k] = turn - length, step
 
 
-@njit(cache=False)
+@njit(cache=True)
 def sieve_segment(low, length, primes, steps, turns, patterns, starts, periods, seg):
     """Sieves wheel bytes [low, low + length) into seg."""
     first = starts[0] + low % periods[0]
@@ -143,7 +143,7 @@ def sieve_segment(low, length, primes, steps, turns, patterns, starts, periods, 
                     seg[p // 30] |= 1 << WHEEL_BIT[p % 30]
 
 
-@njit(cache=False)
+@njit(cache=True)
 def write_flags(low, seg, length, flags):
     """The flags of the numbers 30 low ... 30 (low + length) - 1 below n.
     Each byte's row is copied whole, 32 bytes, and the next row overwrites
@@ -168,7 +168,7 @@ def write_flags(low, seg, length, flags):
         k += 1
 
 
-@njit(cache=False)
+@njit(cache=True)
 def sieve_and_write_segment(low, primes, steps, turns, patterns, starts, periods, seg, flags):
     """One segment, the step both rungs take: sieves the wheel bytes from
     `low` (at most SEGMENT_BYTES, fewer at the end) and writes their flags."""
@@ -177,14 +177,14 @@ def sieve_and_write_segment(low, primes, steps, turns, patterns, starts, periods
     write_flags(low, seg, length, flags)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def set_flags_below_7(flags):
     for k in (2, 3, 5):
         if k < flags.shape[0]:
             flags[k] = 1
 
 
-@njit(cache=False)
+@njit(cache=True)
 def primes_flags(flags, patterns, starts, periods):
     n = flags.shape[0]
     primes = crossing_primes(n)

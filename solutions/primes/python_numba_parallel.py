@@ -17,7 +17,7 @@ from python_numba import (SEGMENT_BYTES, crossing_primes, presieve_patterns, set
 REQUIRES = ("numba",)
 
 
-@njit(parallel=True, cache=False)
+@njit(parallel=True, cache=True)
 def primes_flags(flags, patterns, starts, periods):
     n = flags.shape[0]
     segments = ((n + 29) // 30 + SEGMENT_BYTES - 1) // SEGMENT_BYTES

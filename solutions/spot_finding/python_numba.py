@@ -18,7 +18,7 @@ REQUIRES = ("numba",)
 BAND_ROWS = 64
 
 
-@njit(cache=False)
+@njit(cache=True)
 def threshold_rows(image, mask, signal, row_begin, row_end, k, test, tables):
     """Marks the signal pixels of rows [row_begin, row_end) of one frame;
     `tables` (3 × rows × (W + 1): m, Σv, Σv²) is reused between calls."""
@@ -78,7 +78,7 @@ def threshold_rows(image, mask, signal, row_begin, row_end, k, test, tables):
             out[i] = b > d
 
 
-@njit(cache=False)
+@njit(cache=True)
 def threshold_stack(image, mask, signal, k, test, tables):
     height = image.shape[1]
     for f in range(image.shape[0]):

@@ -15,7 +15,7 @@ from python_numba import BAND_ROWS, prepare_rung, threshold_rows
 REQUIRES = ("numba",)
 
 
-@njit(parallel=True, cache=False)
+@njit(parallel=True, cache=True)
 def threshold_stack(image, mask, signal, k, test, tables):
     frames, height = image.shape[0], image.shape[1]
     bands = (height + BAND_ROWS - 1) // BAND_ROWS

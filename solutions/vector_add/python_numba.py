@@ -12,7 +12,7 @@ from numba import njit
 REQUIRES = ("numba",)
 
 
-@njit(cache=False)
+@njit(cache=True)
 def vector_add(a, b, c):
     for i in range(c.shape[0]):
         c[i] = a[i] + b[i]

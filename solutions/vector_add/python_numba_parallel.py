@@ -12,7 +12,7 @@ from numba import njit, prange
 REQUIRES = ("numba",)
 
 
-@njit(parallel=True, cache=False)
+@njit(parallel=True, cache=True)
 def vector_add(a, b, c):
     for i in prange(c.shape[0]):
         c[i] = a[i] + b[i]

@@ -12,7 +12,7 @@ from numba import vectorize
 REQUIRES = ("numba",)
 
 
-@vectorize(["float32(float32, float32)"], target="parallel")
+@vectorize(["float32(float32, float32)"], target="parallel", cache=True)
 def add(a, b):
     return a + b
 
