@@ -39,9 +39,9 @@ from pathlib import Path
 
 PROGRAM = "ladder board"
 # The order a rung's verdicts are told apart in, and how each cell is named.
-LABELS = {"pass": "pass", "fail": "FAIL", "hang": "hang", "race": "race", "not_implemented": "not implemented",
-          "skipped": "skipped", "no_skeleton": "no skeleton"}
-COLOURS = {"pass": "#c8e6c9", "fail": "#ffcdd2", "hang": "#ffe0b2", "race": "#ffe0b2",
+LABELS = {"pass": "pass", "fail": "FAIL", "hang": "hang", "race": "race", "implausible": "implausible",
+          "not_implemented": "not implemented", "skipped": "skipped", "no_skeleton": "no skeleton"}
+COLOURS = {"pass": "#c8e6c9", "fail": "#ffcdd2", "hang": "#ffe0b2", "race": "#ffe0b2", "implausible": "#ffcdd2",
            "not_implemented": "#eeeeee", "skipped": "#e3f2fd", "no_skeleton": "#ffffff"}
 
 
@@ -57,7 +57,7 @@ def read_hand_in(path):
     except (OSError, UnicodeDecodeError, ValueError) as error:
         return None, f"not readable as JSON ({type(error).__name__})"
     if not isinstance(data, dict) or data.get("kind") != "ladder-hand-in" or data.get("version") != 1:
-        return None, "not a hand-in of version 1 (written by `ladder check --class-folder`)"
+        return None, "not a hand-in of version 1 (written by `ladder check` or `ladder run --class-folder`)"
     try:
         if not isinstance(data["exercise"], str) or not isinstance(data["context"]["time"], str):
             raise TypeError("exercise or time")
@@ -128,6 +128,8 @@ def cells(hand_ins):
                 cell["compute_s"] = best["compute_s"]
                 if best.get("solution_compute_s"):
                     cell["vs_solution"] = best["compute_s"] / best["solution_compute_s"]
+                if best.get("fraction_of_ceiling"):  # a run's hand-in: the share of this machine's ceiling
+                    cell["of_ceiling"] = best["fraction_of_ceiling"]["compute"]
         table[key] = cell
     return table
 
@@ -150,6 +152,8 @@ def cell_words(cell):
         words += f", {format_time(cell['compute_s'])} ({cell['vs_solution']:.2f}x the solution's)"
     elif "compute_s" in cell:
         words += f", {format_time(cell['compute_s'])}"
+    if "of_ceiling" in cell:
+        words += f", {cell['of_ceiling']:.0%} of the ceiling"
     return words
 
 
@@ -186,7 +190,8 @@ def progress(b, exercise):
 def csv_text(b):
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["participant", "exercise", "rung", "verdict", "case", "compute_s", "vs_solution", "handed_in"])
+    writer.writerow(["participant", "exercise", "rung", "verdict", "case", "compute_s", "vs_solution", "of_ceiling",
+                     "handed_in"])
     for name in b["names"]:
         for exercise, rungs in b["exercises"].items():
             for rung in rungs:
@@ -194,7 +199,8 @@ def csv_text(b):
                 if cell:
                     writer.writerow([b["shown"][name], exercise, rung, cell["verdict"], cell.get("case", ""),
                                      cell.get("compute_s", ""), f"{cell['vs_solution']:.4g}" if "vs_solution" in cell
-                                     else "", cell["time"]])
+                                     else "", f"{cell['of_ceiling']:.4g}" if "of_ceiling" in cell else "",
+                                     cell["time"]])
     return out.getvalue()
 
 
@@ -252,7 +258,9 @@ def html_text(b):
            ".charts{display:flex;gap:24px;flex-wrap:wrap}.chart-title{font-weight:bold}svg text{font-size:18px}"
            "</style></head><body>", "<h1>The class's board</h1>",
            f"<p>{len(b['names'])} participants; each cell is the latest verdict handed in, and where it passes "
-           "the best time for the same source files as a multiple of the solution's on the same machine.</p>"]
+           "the best time for the same source files as a multiple of the solution's on the same machine "
+           "(a check's) or as a share of the machine's ceiling (a run's). A time above 1.5 times its bandwidth "
+           "is implausible, never a record.</p>"]
     for exercise, rungs in b["exercises"].items():
         out.append(f'<h2 id="{e(exercise)}">{e(exercise)}</h2>')
         out.append("<table><tr><th>participant</th>" + "".join(f"<th>{e(r)}</th>" for r in rungs) + "</tr>")
@@ -269,6 +277,9 @@ def html_text(b):
                 elif "vs_solution" in cell:
                     detail = (f'<div class="small">{e(format_time(cell["compute_s"]))}, '
                               f'{cell["vs_solution"]:.2f}x the solution</div>')
+                elif "of_ceiling" in cell:  # a run's hand-in: no solution timed beside it
+                    detail = (f'<div class="small">{e(format_time(cell["compute_s"]))}, '
+                              f'{cell["of_ceiling"]:.0%} of the ceiling</div>')
                 # The check's whole line as a tooltip, but not for projection: it can name the
                 # participant's own paths (a Python rung's file and line).
                 title = "" if b["hidden"] else f' title="{e(cell["text"])}"'

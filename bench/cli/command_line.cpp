@@ -97,10 +97,14 @@ const std::vector<OptionSpec> kOptions = {
     {"--host-bandwidth", "GB/s", {"run"}, "take the host's ceiling from this figure instead of measuring"},
     {"--device-bandwidth", "GB/s", {"run"}, "take the device's ceiling from this figure instead of measuring"},
     {"--json", "", {"list", "devices"}, "print it as JSON"},
-    {"--class-folder", "DIR", {"check"}, "hand the exercises track's verdicts and times in to the class folder DIR\n"
-                                         "(or LADDER_CLASS_FOLDER), as DIR/<name>/: docs/usage.md, For instructors"},
-    {"--name", "NAME", {"check"}, "the participant's name in the class folder (or LADDER_PARTICIPANT;\n"
-                                  "default: the login name)"},
+    {"--fresh-inputs", "", {"run"}, "check each rung once more after its timing, on inputs of a seed drawn\n"
+                                    "then, its outputs poisoned before the timed repetitions (a rung that\n"
+                                    "replays an answer fails); implied by --class-folder"},
+    {"--class-folder", "DIR", {"check", "run"}, "hand the exercises track's verdicts and times in to the class folder\n"
+                                                "DIR (or LADDER_CLASS_FOLDER), as DIR/<name>/: docs/usage.md, For\n"
+                                                "instructors; a run's seed is drawn then, unless --seed is given"},
+    {"--name", "NAME", {"check", "run"}, "the participant's name in the class folder (or LADDER_PARTICIPANT;\n"
+                                         "default: the login name)"},
     {"--race", "", {"check"}, "the OpenCL rungs on Oclgrind, on small cases: data races, out-of-bounds and\n"
                                 "uninitialised accesses (seconds; nothing timed)"},
     {"--variant", "RUNG", {"solve"}, "the rung to run", Occurrence::required},

@@ -201,7 +201,7 @@ def map_arrays(specs, writable):
 
 def main():
     rung_file = sys.argv[1]
-    module = rung = clock = None
+    module = rung = clock = prepared = None
     for line in sys.stdin:
         command = json.loads(line)
         step = command["step"]
@@ -226,6 +226,7 @@ def main():
                                                            "opencl_platform_name", "opencl_device_name")
                            if key in command}
                 rung.prepare(inputs, outputs, context)
+                prepared = (inputs, outputs, context)
                 if device == "cuda":
                     clock = CupyClock(rung) if "cupy" in sys.modules else NumbaCudaClock(rung)
                 else:
@@ -233,6 +234,12 @@ def main():
                 name = getattr(rung, "device_name", lambda: "")()
                 reply(ok=True, seconds=time.perf_counter() - started, device=name,
                       libraries=library_versions(getattr(module, "REQUIRES", ())))
+            elif step == "inputs_changed":
+                # ladder rewrote the inputs (its check on fresh inputs): the
+                # rung prepares again, for what it made of them (a pure Python
+                # rung's lists, a kernel's constants).
+                rung.prepare(*prepared)
+                reply(ok=True, seconds=time.perf_counter() - started)
             elif step in ("upload", "download"):
                 if hasattr(rung, step):
                     getattr(rung, step)()

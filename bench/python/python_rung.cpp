@@ -445,6 +445,13 @@ class PythonRung : public Rung {
     language_["libraries"] = prepared["libraries"];  // the modules imported by now
     device_ = prepared.value("device", "");
   }
+  // The worker maps the inputs' shared files, copied at prepare(): rewritten
+  // here, and the rung prepares again (a pure Python rung made lists of them).
+  void inputs_changed(const Arrays& inputs) override {
+    std::size_t i = 0;
+    for (const auto& [name, array] : inputs) std::memcpy(input_files_.at(i++)->data(), array.raw(), array.bytes());
+    step({{"step", "inputs_changed"}});
+  }
   void upload() override { first_call("upload", step({{"step", "upload"}})); }
   void compute() override { first_call("compute", step({{"step", "compute"}})); }
   void download() override { first_call("download", step({{"step", "download"}})); }

@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <random>
 #include <sstream>
 #ifdef _OPENMP
 #include <omp.h>
@@ -186,12 +188,55 @@ RungTimings time_rung(Rung& rung, const std::string& label, const TimingPolicy& 
   return timings;
 }
 
+// Another array's bytes into each of `to`'s, in place: the rung keeps
+// pointers to them. The shapes are the same (the same parameters).
+void copy_bytes(const Arrays& from, Arrays& to) {
+  for (auto& [name, array] : to) std::memcpy(array.raw(), from.at(name).raw(), array.bytes());
+}
+
 }  // namespace
+
+std::uint64_t drawn_seed() {
+  std::random_device device;
+  const std::uint64_t high = device(), low = device();
+  return ((high << 32) | low) >> 2;  // below 2^62, as --seed accepts
+}
+
+// Once more, untimed, after the timing: the run's inputs rewritten with
+// those of a seed drawn now, the outputs poisoned, one full run, checked
+// against their own reference. A rung that computed once and replays that
+// answer, that stopped reading its inputs, or that writes only part of its
+// outputs after its first run gives the old answer here. The run's own
+// inputs are put back for the next rung. The words of the failure, or nullopt.
+std::optional<std::string> Harness::fails_on_fresh_inputs(Rung& rung, const Problem& problem, Arrays& inputs,
+                                                          Arrays& outputs) const {
+  copy_bytes(fresh_->inputs, inputs);
+  std::optional<std::string> failure;
+  try {
+    rung.inputs_changed(inputs);
+    poison(outputs);
+    rung.upload();
+    rung.compute();
+    rung.download();
+    rung.collect();
+    rung.synchronize();
+    check_guard_zones(outputs, "the run on fresh inputs");
+    rung.check_device_guard_zones();
+    if (CheckResult fresh = problem.check(outputs, fresh_->expected); !fresh.ok)
+      failure = "wrong output on fresh inputs (seed " + std::to_string(fresh_->seed) +
+                ", drawn after the timing): does compute() read its inputs and write every output each time, or "
+                "replay an earlier answer? " + fresh.detail;
+  } catch (const std::exception& e) {
+    failure = std::string("on fresh inputs, after the timing: ") + e.what();
+  }
+  copy_bytes(fresh_->original, inputs);
+  return failure;
+}
 
 Harness::Harness(RunOptions options, TimingPolicy policy, Ceilings ceilings, std::ostream& progress)
     : options_(std::move(options)), policy_(policy), ceilings_(std::move(ceilings)), progress_(progress) {}
 
-RungResult Harness::run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
+RungResult Harness::run_rung(const Problem& problem, const std::string& rung_name, Arrays& inputs,
                              const Arrays& expected, const Params& params, const Work& work, const std::string& track) {
   const RungEntry* entry = find_rung(problem.name(), rung_name, track);
   RungResult result;
@@ -213,6 +258,10 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
     // A transient "timing..." on a terminal; the finished row overwrites it.
     if (&progress_ == &std::cout && ::isatty(STDOUT_FILENO))
       progress_ << "  " << std::left << std::setw(kRungColumn) << rung_name << "timing...\r" << std::flush;
+    // Under the fresh-input check the timed repetitions must write the
+    // outputs anew: poisoned, the check after them shows what they left.
+    // (Not a Python rung's, in its shared files, nor an MPI rung's, on its ranks.)
+    if (fresh_ && result.backend != Backend::python && result.backend != Backend::mpi) poison(outputs);
     timings = time_rung(*rung, problem.name() + "/" + rung_name, policy_, options_.warm, progress_);
     check_guard_zones(outputs, "a timed repetition");
     rung->check_device_guard_zones();
@@ -233,6 +282,9 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
     return stopped(
         std::move(result), RungStatus::failed,
         "wrong output after the timed repetitions (does compute() start afresh each time?): " + again.detail);
+  if (fresh_)
+    if (std::optional<std::string> failure = fails_on_fresh_inputs(*rung, problem, inputs, outputs))
+      return stopped(std::move(result), RungStatus::failed, *failure);
 
   Work judged = work;  // the problem's work, or the rung's own operations where it does fewer
   if (const std::optional<double> operations = rung->operations()) {
@@ -303,10 +355,19 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
   const int threads = openmp_threads();
   progress_ << problem->name() << " (size " << request.size;
   for (const auto& [key, value] : params.values()) progress_ << ", " << key << "=" << value;
-  progress_ << ", seed " << request.seed << ", " << threads << " threads)\n" << std::flush;
+  progress_ << ", seed " << (request.seed_drawn ? "drawn at run time" : std::to_string(request.seed)) << ", "
+            << threads << " threads)\n" << std::flush;
 
   Arrays inputs = problem->generate(params, request.seed);
   Arrays expected = problem->reference(inputs, params);
+  fresh_.reset();
+  if (options_.fresh_inputs) {
+    fresh_.emplace();
+    fresh_->seed = drawn_seed();
+    fresh_->inputs = problem->generate(params, fresh_->seed);
+    fresh_->expected = problem->reference(fresh_->inputs, params);
+    fresh_->original = problem->generate(params, request.seed);
+  }
   Work work = problem->work(inputs, params);
   // The host probe at this working set, for the CPU rows' ceiling: once,
   // before any rung is timed, as the run's first probe was.
@@ -326,7 +387,7 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
     print_row(progress_, rows.back());
   }
 
-  return {{"exercise", problem->name()},
+  nlohmann::json entry = {{"exercise", problem->name()},
           {"track", request.track},
           {"size", request.size},
           {"parameters", params.values()},
@@ -339,6 +400,10 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
             {"bytes_in", work.bytes_in},
             {"bytes_out", work.bytes_out}}},
           {"rungs", rows}};
+  // A hand-in's seeds: what a reviewer needs to run the same cases again.
+  if (request.seed_drawn) entry["seed_drawn"] = true;
+  if (fresh_) entry["fresh_inputs_seed"] = fresh_->seed;
+  return entry;
 }
 
 }  // namespace ladder

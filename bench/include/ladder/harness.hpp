@@ -186,7 +186,11 @@ struct RunRequest {
   std::uint64_t seed = 1;
   int threads = 0;  // OpenMP threads for this request; 0 = as the run was started
   std::string track = kSolutionsTrack;  // or kExercisesTrack: the participant's rungs
+  bool seed_drawn = false;  // drawn at run time (a hand-in's): recorded, not printed before the rows
 };
+
+// A seed no one knows before it is drawn (std::random_device), below 2^62.
+std::uint64_t drawn_seed();
 
 // The problem's ladder: its rungs() in their order (the ladder a reader
 // climbs), then any rung registered for it that rungs() does not name, so
@@ -268,8 +272,17 @@ class Harness {
   nlohmann::json run(const RunRequest& request, bool& any_failed);
 
  private:
-  RungResult run_rung(const Problem& problem, const std::string& rung_name, const Arrays& inputs,
+  RungResult run_rung(const Problem& problem, const std::string& rung_name, Arrays& inputs,
                       const Arrays& expected, const Params& params, const Work& work, const std::string& track);
+  // The fresh-input check's case (RunOptions::fresh_inputs): inputs of a
+  // drawn seed and their reference, and the run's own inputs to put back.
+  struct FreshInputs {
+    std::uint64_t seed = 0;
+    Arrays inputs, expected, original;
+  };
+  std::optional<std::string> fails_on_fresh_inputs(Rung& rung, const Problem& problem, Arrays& inputs,
+                                                   Arrays& outputs) const;
+  std::optional<FreshInputs> fresh_;
   // Measures the host probe at an exercise's working set, once per size,
   // where the host ceiling was measured and the working set is smaller than
   // the probe's three arrays (but not so small that the probe times its

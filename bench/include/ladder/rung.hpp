@@ -55,6 +55,9 @@ struct RunOptions {
   int cuda_device = -1;      // -1 = LADDER_CUDA_DEVICE or the first GPU
   std::string opencl_device; // "P:D"; empty = LADDER_OPENCL_DEVICE or the first GPU, else a CPU
   std::map<std::string, InputFile> input_files;  // by input name; `solve` only, where read unchanged from .npy
+  // Each rung checked once more after its timing, on inputs of a seed drawn
+  // then (`run --fresh-inputs`, and every run handed in to a class folder).
+  bool fresh_inputs = false;
 };
 
 class Rung {
@@ -74,6 +77,9 @@ class Rung {
   // For the harness, implemented by the backend base classes.
   // Called before prepare(): CUDA rungs pin the host arrays under --pinned.
   virtual void attach_host_memory(const Arrays& /*inputs*/, Arrays& /*outputs*/) {}
+  // The host inputs were rewritten in place (the fresh-input check): a rung
+  // that copied them at prepare() into memory of its own copies them again.
+  virtual void inputs_changed(const Arrays& /*inputs*/) {}
   virtual void synchronize() {}                 // wait for all queued work
   // After a download: OutOfBounds where a kernel wrote past the end of a
   // device buffer (OpenClRung's guard zones); nothing for other rungs.
