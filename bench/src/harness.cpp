@@ -259,9 +259,9 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
     if (&progress_ == &std::cout && ::isatty(STDOUT_FILENO))
       progress_ << "  " << std::left << std::setw(kRungColumn) << rung_name << "timing...\r" << std::flush;
     // Under the fresh-input check the timed repetitions must write the
-    // outputs anew: poisoned, the check after them shows what they left.
-    // (Not a Python rung's, in its shared files, nor an MPI rung's, on its ranks.)
-    if (fresh_ && result.backend != Backend::python && result.backend != Backend::mpi) poison(outputs);
+    // outputs anew: poisoned, the check after them shows what they left
+    // (collected from the ranks or the worker's shared files first, below).
+    if (fresh_) poison(outputs);
     timings = time_rung(*rung, problem.name() + "/" + rung_name, policy_, options_.warm, progress_);
     check_guard_zones(outputs, "a timed repetition");
     rung->check_device_guard_zones();
@@ -272,9 +272,10 @@ RungResult Harness::run_rung(const Problem& problem, const std::string& rung_nam
   // included): every repetition must give the whole answer afresh. A rung
   // that adds to what the run before left passes the first check only.
   // A Python rung's outputs come into ladder's arrays from its shared files
-  // in collect(). (An MPI rung's is a step of all its ranks, made once, untimed.)
+  // in collect(). (An MPI rung's is a step of all its ranks, made once,
+  // untimed, except under the fresh-input check, which poisoned the outputs.)
   try {
-    if (result.backend == Backend::python) rung->collect();
+    if (result.backend == Backend::python || fresh_) rung->collect();
   } catch (const std::exception& e) {
     return stopped(std::move(result), RungStatus::failed, std::string("after timing: ") + e.what());
   }

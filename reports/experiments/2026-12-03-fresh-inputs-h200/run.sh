@@ -20,9 +20,10 @@ TESTS=0 SANITIZE=0 SIZES= THREADS= RANKS= CUDA_ARCHITECTURES=90 scripts/gpu_chec
   { echo "build failed"; tail -30 "$out/build.txt"; tar -C "$out" -czf "${OUT:?}/fresh-inputs.tgz" .; exit 1; }
 echo "built in $(( $(date +%s) - start )) s"
 ladder=build-gpu/bench/ladder
-for size in tiny workshop; do
+# EXERCISES (default: all) and SIZES (default: tiny workshop) narrow a second call.
+for size in ${SIZES_RUN:-tiny workshop}; do
   echo "== $size $(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg)"
-  timeout 280 $ladder run --size $size --fresh-inputs --min-time 0.02 --repetitions 3 --time-budget 5 \
+  timeout 280 $ladder run ${EXERCISES:-} --size $size --fresh-inputs --min-time 0.02 --repetitions 3 --time-budget 5 \
     --out "$out/fresh-$size.json" >"$out/fresh-$size.txt" 2>&1
   echo "exit $?"
   grep -E " failed | FAIL" "$out/fresh-$size.txt" | head -20
