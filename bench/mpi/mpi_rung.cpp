@@ -411,8 +411,10 @@ void MpiRung::prepare(const Arrays& inputs, Arrays& outputs) {
     for (const auto& [name, array] : *arrays) bytes += static_cast<double>(array.bytes());
   const double limit = job.hang_limit_s > 0 ? job.hang_limit_s : default_step_limit(bytes);
   if (job.board) job.board->set_case(job.rung, job.case_text, limit);
+  prepared_outputs_ = &outputs;
   take_step(Step::prepare, &inputs, &outputs);
 }
+void MpiRung::inputs_changed(const Arrays& inputs) { take_step(Step::prepare, &inputs, prepared_outputs_); }
 void MpiRung::upload() { take_step(Step::upload, nullptr, nullptr); }
 void MpiRung::compute() { take_step(Step::compute, nullptr, nullptr); }
 void MpiRung::download() { take_step(Step::download, nullptr, nullptr); }

@@ -59,6 +59,10 @@ class MpiRung : public Rung {
   void compute() final;
   void download() final;
   void collect() final;
+  // Fresh inputs (the harness's fresh-input check): every rank prepares
+  // again, so that a rung whose data stays on its ranks, given once in
+  // prepare_ranks, is given the new parts.
+  void inputs_changed(const Arrays& inputs) final;
   double timed_compute() final;
   bool compute_timed_on_host_clock() const final { return true; }  // rank 0's MPI_Wtime
   std::string device_name() const override;
@@ -98,6 +102,7 @@ class MpiRung : public Rung {
   int rank_ = 0;
   int ranks_ = 1;
   bool released_ = false;
+  Arrays* prepared_outputs_ = nullptr;  // rank 0: the harness's outputs, for inputs_changed
   std::map<std::string, InputFile> input_files_;
 };
 
