@@ -65,11 +65,11 @@ done
 # A rank that dies mid-run brings the job down: the run ends with an error
 # instead of waiting for it for ever.
 timeout 120 "$ladder" run histogram --size workshop --variants mpi --ranks 2 --min-time 30 --time-budget 60 \
-  >"$work/killed.txt" 2>&1 &
+  --out "$work/killed.json" >"$work/killed.txt" 2>&1 &
 job=$!
 follower=""
-for _ in $(seq 100); do  # the rank-1 process, by the rank Open MPI gives it
-  for pid in $(pgrep -f "$ladder run histogram" || true); do
+for _ in $(seq 100); do  # the rank-1 process of this job (by its --out: not another test's), by the rank Open MPI gives it
+  for pid in $(pgrep -f -- "--out $work/killed.json" || true); do
     if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then follower=$pid; fi
   done
   [ -n "$follower" ] && break
