@@ -367,7 +367,7 @@ nlohmann::json Harness::run(const RunRequest& request, bool& any_failed) {
     fresh_->seed = drawn_seed();
     fresh_->inputs = problem->generate(params, fresh_->seed);
     fresh_->expected = problem->reference(fresh_->inputs, params);
-    fresh_->original = problem->generate(params, request.seed);
+    fresh_->original = inputs;  // a deep copy, to put back after each rung's check
   }
   Work work = problem->work(inputs, params);
   // The host probe at this working set, for the CPU rows' ceiling: once,
