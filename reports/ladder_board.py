@@ -83,7 +83,7 @@ def verdict_of(row):
 
 def failed_case(text):
     """The case a FAIL names: "FAIL case n=1001 seed=2 (catches: ...): ..." gives "n=1001 seed=2 (catches: ...)"."""
-    match = re.match(r"FAIL case (.*?): ", text)
+    match = re.match(r"FAIL case ([^:(]*(?:\([^)]*\))?): ", text)  # the parameters, and what the case catches
     return match.group(1) if match else text[:80]
 
 

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "bench/cli/cli.hpp"
+#include "bench/cli/hand_in.hpp"
+#include "ladder/problem.hpp"
 
 namespace ladder::cli {
 
@@ -76,6 +78,14 @@ ChildCheck check_in_child(const Arguments& args, const std::string& exercise, co
 CheckVerdict check_in_mpi_job(const Arguments& args, const std::string& exercise, const std::string& rung,
                               const std::string& track, int ranks, const std::string& timed_size,
                               const std::filesystem::path& scratch);
+
+// The check's verdicts, handed in to the class folder: each rung's verdict,
+// its words, its time and the solution's where timed, and the checksums of
+// its files; `on_oclgrind` for the race check's (nothing timed). A failure
+// to write is said, and changes nothing else.
+void hand_in_check(const ClassFolder& to, const Arguments& args, const Problem& problem, const std::string& size,
+                   const std::vector<std::string>& rungs, const std::map<std::string, CheckVerdict>& verdicts,
+                   bool on_oclgrind = false);
 
 // The check's last line; its exit status: 1 where a rung failed.
 int print_summary(std::map<CheckVerdict::Kind, int> counts);

@@ -121,6 +121,11 @@ int check_for_races(const Arguments& args) {
         "--race runs the OpenCL rungs on Oclgrind, which is not installed (Debian: apt-get install oclgrind)");
   const std::string track = checked_track(args);
   auto problem = make_problem(args.positional[0]);
+  // Handed in as `ladder check` hands in: a race is a verdict on the board.
+  std::string cannot_hand_in;
+  const std::optional<ClassFolder> class_folder_to = class_folder(args, track, cannot_hand_in);
+  if (class_folder_to && !cannot_hand_in.empty())
+    std::cerr << "ladder: not handing in: " << cannot_hand_in << "; your results are printed here as always\n";
   std::vector<std::string> rungs;
   for (const auto& rung : chosen_rungs(*problem, split_list(args.value("--variants"))))
     if (backend_of(rung) == Backend::opencl) rungs.push_back(rung);
@@ -191,7 +196,10 @@ int check_for_races(const Arguments& args) {
     std::cout << "Oclgrind's reports for " << rung << ":\n";
     for (const auto& report : reports) std::cout << "in case " << report.case_text << ":\n" << report.text << '\n';
   }
-  return print_summary(counts);
+  const int status = print_summary(counts);
+  if (class_folder_to && cannot_hand_in.empty())
+    hand_in_check(*class_folder_to, args, *problem, "", rungs, verdicts, true);
+  return status;
 }
 
 }  // namespace ladder::cli
