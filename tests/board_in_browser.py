@@ -28,9 +28,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reports"))
+from ladder_board import LABELS  # noqa: E402  (the board's own words for each verdict)
+
 WIDTH, HEIGHT = 1920, 1080
-LABELS = {"pass": "pass", "fail": "FAIL", "hang": "hang", "race": "race", "implausible": "implausible",
-          "not_implemented": "not implemented", "skipped": "skipped", "no_skeleton": "no skeleton"}
 
 # Run by the browser once the page is laid out; what it reads goes into one
 # <pre>, which --dump-dom prints with the rest of the page.
