@@ -73,67 +73,16 @@ class SelectionNetworkFilter {
 
   const Stack& stack() const { return stack_; }
 
-  // Filters row y of frame f.
-  void row(std::size_t f, long y, Scratch& scratch) const {
-    filter_row(*this, f, y, scratch);
-  }
+  // Filters row y of frame f (defined below the class: a plain function
+  // that the other files can call; filter_row's copies for each vector
+  // width are local to the file that compiles them).
+  void row(std::size_t f, long y, Scratch& scratch) const;
 
  private:
-  // One function per row, compiled for each vector width (see above).
+  // One function per row, compiled for each vector width (see above);
+  // defined below the class.
   LADDER_WIDEST_VECTORS static void filter_row(const SelectionNetworkFilter& self, std::size_t f, long y,
-                                               Scratch& scratch) {
-    const long k = self.settings_.size, r = self.settings_.radius();
-    const long height = long(self.stack_.height), width = long(self.stack_.width), span = width + 2 * r;
-    const T* frame = self.in_ + f * self.stack_.frame_pixels();
-    T* result = self.out_ + f * self.stack_.frame_pixels() + y * width;
-    const long* columns = self.columns_.data();
-
-    // The k rows under the window, reflected, and every column sorted. A
-    // row of `sorted` is `stride` long, column j of it is column j - r of
-    // the frame: a whole block of lanes can be read past the last pixel,
-    // so that every block has the same trip count.
-    // Every row of `sorted` starts its frame columns (index r) on a 64-byte
-    // line, so that storing a vector of sorted columns never straddles two.
-    constexpr long per_line = 64 / long(sizeof(T));
-    const long stride = (span + lanes + per_line - 1) / per_line * per_line;
-    scratch.columns.resize(std::size_t(k * stride + 2 * per_line));
-    const auto first = reinterpret_cast<std::uintptr_t>(scratch.columns.data() + r);
-    T* sorted = scratch.columns.data() + long((64 - first % 64) % 64 / sizeof(T));
-    const T* rows[15];  // k <= 15
-    for (long i = 0; i < k; ++i) rows[i] = frame + reflect(y - r + i, height) * width;
-    if (k == 3) return widest_fixed_rows<3>(self, rows, sorted, stride, frame, y, result);
-    if (k == 5) return widest_fixed_rows<5>(self, rows, sorted, stride, frame, y, result);
-    if (k == 7) return widest_fixed_rows<7>(self, rows, sorted, stride, frame, y, result);
-    for (long i = 0; i < k; ++i) {
-      T* to = sorted + i * stride;
-      for (long j = 0; j < r; ++j) to[j] = rows[i][columns[j]], to[r + width + j] = rows[i][columns[r + width + j]];
-      std::copy(rows[i], rows[i] + width, to + r);
-      std::fill(to + span, to + stride, T{});
-    }
-    for (const CompareExchange& step : self.networks_.column)
-      compare_exchange(sorted + step.low * stride, sorted + step.high * stride, stride, true, true);
-
-    // A block of pixels at a time: the window of pixel x0 + l is columns
-    // x0 + l .. x0 + l + k - 1 of `sorted`; value c·k + i of the network is
-    // row i of column c.
-    scratch.window.resize(std::size_t(k * k * lanes));
-    T* window = scratch.window.data();
-    const T* pixels = frame + y * width;
-    for (long x0 = 0; x0 < width; x0 += lanes) {
-      const long count = std::min(lanes, width - x0);
-      for (long c = 0; c < k; ++c)
-        for (long i = 0; i < k; ++i) std::copy_n(sorted + i * stride + x0 + c, lanes, window + (c * k + i) * lanes);
-      for (const CompareExchange& step : self.networks_.median)
-        compare_exchange(window + step.low * lanes, window + step.high * lanes, lanes, step.keep_min,
-                         step.keep_max);
-      const T* median = window + (k * k / 2) * lanes;
-      if (!self.settings_.remove_outlier) {
-        for (long l = 0; l < count; ++l) result[x0 + l] = median[l];
-      } else {
-        for (long l = 0; l < count; ++l) result[x0 + l] = choose(pixels[x0 + l], median[l], self.settings_);
-      }
-    }
-  }
+                                               Scratch& scratch);
 
   // k = 3, 5 and 7: the fixed network on whole vectors of pixels (GCC's
   // vector types), as wide as the processor's vector unit: 64 bytes with
@@ -259,5 +208,73 @@ class SelectionNetworkFilter {
   const Networks& networks_;
   std::vector<long> columns_;
 };
+
+template <class T>
+void SelectionNetworkFilter<T>::row(std::size_t f, long y, Scratch& scratch) const {
+  filter_row(*this, f, y, scratch);
+}
+
+template <class T>
+LADDER_WIDEST_VECTORS void SelectionNetworkFilter<T>::filter_row(const SelectionNetworkFilter& self, std::size_t f,
+                                                                 long y, Scratch& scratch) {
+  const long k = self.settings_.size, r = self.settings_.radius();
+  const long height = long(self.stack_.height), width = long(self.stack_.width), span = width + 2 * r;
+  const T* frame = self.in_ + f * self.stack_.frame_pixels();
+  T* result = self.out_ + f * self.stack_.frame_pixels() + y * width;
+  const long* columns = self.columns_.data();
+
+  // The k rows under the window, reflected, and every column sorted. A
+  // row of `sorted` is `stride` long, column j of it is column j - r of
+  // the frame: a whole block of lanes can be read past the last pixel,
+  // so that every block has the same trip count.
+  // Every row of `sorted` starts its frame columns (index r) on a 64-byte
+  // line, so that storing a vector of sorted columns never straddles two.
+  constexpr long per_line = 64 / long(sizeof(T));
+  const long stride = (span + lanes + per_line - 1) / per_line * per_line;
+  scratch.columns.resize(std::size_t(k * stride + 2 * per_line));
+  const auto first = reinterpret_cast<std::uintptr_t>(scratch.columns.data() + r);
+  T* sorted = scratch.columns.data() + long((64 - first % 64) % 64 / sizeof(T));
+  const T* rows[15];  // k <= 15
+  for (long i = 0; i < k; ++i) rows[i] = frame + reflect(y - r + i, height) * width;
+  if (k == 3) return widest_fixed_rows<3>(self, rows, sorted, stride, frame, y, result);
+  if (k == 5) return widest_fixed_rows<5>(self, rows, sorted, stride, frame, y, result);
+  if (k == 7) return widest_fixed_rows<7>(self, rows, sorted, stride, frame, y, result);
+  for (long i = 0; i < k; ++i) {
+    T* to = sorted + i * stride;
+    for (long j = 0; j < r; ++j) to[j] = rows[i][columns[j]], to[r + width + j] = rows[i][columns[r + width + j]];
+    std::copy(rows[i], rows[i] + width, to + r);
+    std::fill(to + span, to + stride, T{});
+  }
+  for (const CompareExchange& step : self.networks_.column)
+    compare_exchange(sorted + step.low * stride, sorted + step.high * stride, stride, true, true);
+
+  // A block of pixels at a time: the window of pixel x0 + l is columns
+  // x0 + l .. x0 + l + k - 1 of `sorted`; value c·k + i of the network is
+  // row i of column c.
+  scratch.window.resize(std::size_t(k * k * lanes));
+  T* window = scratch.window.data();
+  const T* pixels = frame + y * width;
+  for (long x0 = 0; x0 < width; x0 += lanes) {
+    const long count = std::min(lanes, width - x0);
+    for (long c = 0; c < k; ++c)
+      for (long i = 0; i < k; ++i) std::copy_n(sorted + i * stride + x0 + c, lanes, window + (c * k + i) * lanes);
+    for (const CompareExchange& step : self.networks_.median)
+      compare_exchange(window + step.low * lanes, window + step.high * lanes, lanes, step.keep_min, step.keep_max);
+    const T* median = window + (k * k / 2) * lanes;
+    if (!self.settings_.remove_outlier) {
+      for (long l = 0; l < count; ++l) result[x0 + l] = median[l];
+    } else {
+      for (long l = 0; l < count; ++l) result[x0 + l] = choose(pixels[x0 + l], median[l], self.settings_);
+    }
+  }
+}
+
+// The filter is compiled once, for its three pixel types, in serial.cpp:
+// its fixed networks for k = 3, 5 and 7, written out for three vector
+// widths, took half a minute of compiling each file that used them.
+// openmp.cpp and mpi.cpp call serial.cpp's copy.
+extern template class SelectionNetworkFilter<float>;
+extern template class SelectionNetworkFilter<double>;
+extern template class SelectionNetworkFilter<std::uint16_t>;
 
 }  // namespace ladder::median_filter

@@ -6,6 +6,13 @@
 #include "solutions/median_filter/network_rung.hpp"
 
 namespace ladder {
+
+// The filter compiled here, once, for every pixel type: the openmp and mpi
+// rungs call this copy (selection_network.hpp says why).
+template class median_filter::SelectionNetworkFilter<float>;
+template class median_filter::SelectionNetworkFilter<double>;
+template class median_filter::SelectionNetworkFilter<std::uint16_t>;
+
 namespace {
 
 class SerialMedianFilter final : public median_filter::NetworkRung<HostRung> {
