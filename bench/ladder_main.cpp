@@ -10,10 +10,16 @@
 #include "bench/cli/cli.hpp"
 #include "ladder/backends.hpp"
 #include "ladder/error.hpp"
+#include "ladder/registry.hpp"
 
 int main(int argc, char** argv) {
   using namespace ladder;
   try {
+#ifdef LADDER_EXERCISES_TRACK_LIBRARY
+    // The participant's track, a library beside the program (exercises/CMakeLists.txt):
+    // loaded here, on every rank, before any command looks for its rungs.
+    load_track_library(kExercisesTrack, LADDER_EXERCISES_TRACK_LIBRARY);
+#endif
     // Under mpirun, every rank but 0 follows rank 0's MPI rungs instead (ladder/mpi.hpp).
     // --ranks N: this command again, as N ranks under mpirun, watched (`check` takes it itself).
     if (const std::optional<int> job_status = run_with_ranks(argc, argv)) return *job_status;

@@ -32,7 +32,8 @@ build=${LADDER_GPU_BUILD:-build-gpu}
 mkdir -p "$out"
 status=0
 targets=()
-[ "${TESTS:-1}" = 0 ] && targets=(--target ladder)  # no tests: build only what runs
+# No tests: build only what runs (the exercises track: its skeletons, the cuda_nccl ranks check).
+[ "${TESTS:-1}" = 0 ] && targets=(--target ladder ladder_exercises)
 
 bundle_option=()
 if [ -n "${OPENMP_TARGET_BUNDLE:-}" ]; then

@@ -8,5 +8,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset debug-asan >/dev/null
-cmake --build --preset debug-asan --target ladder_tests ladder
+cmake --build --preset debug-asan --target ladder_tests ladder ladder_exercises
 ctest --preset debug-asan -R "${ASAN_TESTS:-Npy|Harness|Cli|Array|Random|MedianFilterNetwork}"

@@ -5,6 +5,8 @@
 #  1. every skeleton in exercises/ builds into `ladder`, its naive rung
 #     passes and its TODO rungs report "not implemented", never pass/fail;
 #     an mpi skeleton does so on 2 and 3 ranks too, with exit status 0;
+#     the track is a library beside `ladder`: without it, or older than
+#     the program, its C++ rungs are skipped with the build command;
 #  2. in a participant's copy of vector_add, with the solution's serial.cpp,
 #     OpenCL host program and kernel (and openmp_target rung, where the
 #     build has it) put in the slots, those rungs pass;
@@ -74,6 +76,28 @@ for folder in "$source_dir"/exercises/*/; do
     fi
   fi
 done
+
+# The track is a library beside `ladder` (bench/libladder_exercises.so),
+# loaded when it starts. A `ladder` without it beside it, or with one older
+# than itself (built against another harness), skips the track's C++ rungs
+# and says how to build it; its Python rungs are the program's own.
+library=$(dirname "$ladder")/libladder_exercises.so
+mkdir -p "$work/lone/bench"
+cp "$ladder" "$work/lone/bench/ladder"
+"$work/lone/bench/ladder" check vector_add --track exercises --size tiny >"$work/lone.txt" 2>&1
+expect "without the track's library, its C++ rungs are skipped, saying how to build it" \
+  "^  serial +skipped \(the exercises track is not built \(.*libladder_exercises.so is not there\): build it with cmake --build" \
+  "$work/lone.txt"
+expect "and its Python rungs still run" "^  python_numba_vectorize +(not implemented|skipped \(.*(NumPy|Numba))" "$work/lone.txt"
+cp "$library" "$work/lone/bench/"
+touch -d "1 hour ago" "$work/lone/bench/libladder_exercises.so"
+"$work/lone/bench/ladder" check vector_add --track exercises --size tiny >"$work/stale.txt" 2>&1
+expect "a track library older than ladder is not loaded, and that is said" \
+  "^  serial +skipped \(the exercises track's library .* is older than \`ladder\`" "$work/stale.txt"
+touch "$work/lone/bench/libladder_exercises.so"
+"$work/lone/bench/ladder" check vector_add --track exercises --size tiny >"$work/loaded.txt" 2>&1
+expect "beside it and newer, it is loaded: its skeletons report their TODOs" "^  serial +not implemented" \
+  "$work/loaded.txt"
 
 # An mpi skeleton on several ranks (issue 47): every rank stops at the
 # LADDER_TODO, and they agree, so that rank 0 reports "not implemented" and

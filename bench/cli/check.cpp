@@ -47,6 +47,9 @@ std::map<std::string, double> quick_times(const std::string& exercise, const std
 CheckVerdict check_rung(const Problem& problem, const std::string& rung, const std::string& track,
                         const std::vector<CheckCase>& cases, const RunOptions& options, bool announce, bool simulated) {
   const RungEntry* entry = find_rung(problem.name(), rung, track);
+  if (const std::string not_loaded = track_not_loaded(track);
+      !entry && !not_loaded.empty() && backend_of(rung) != Backend::python)
+    return {CheckVerdict::skipped, "skipped (" + not_loaded + ")"};
   // A solution's extra rung (cuda_fft, opencl_trial, ...) is not part of the exercise.
   if (!entry && track == kExercisesTrack && find_rung(problem.name(), rung, kSolutionsTrack))
     return {CheckVerdict::no_skeleton, "no skeleton (a solution rung only, not part of the exercise)"};

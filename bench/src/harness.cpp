@@ -48,9 +48,12 @@ RungResult stopped(RungResult result, RungStatus status, std::string reason) {
 // skipped where its backend is missing here, not implemented otherwise.
 RungResult not_built(RungResult result, const std::string& exercise, const std::string& track,
                      const RunOptions& options) {
-  const bool backend_here = backend_availability(result.backend, options).available;
+  // Not implemented only where the participant can write it here: its
+  // backend is built and has a device, and the track's library is loaded.
+  const bool writable_here = backend_availability(result.backend, options).available &&
+                             (track_not_loaded(track).empty() || result.backend == Backend::python);
   std::string reason = rung_availability(exercise, result.rung, track, options).reason;
-  return stopped(std::move(result), backend_here ? RungStatus::not_implemented : RungStatus::skipped,
+  return stopped(std::move(result), writable_here ? RungStatus::not_implemented : RungStatus::skipped,
                  std::move(reason));
 }
 

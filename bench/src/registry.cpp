@@ -143,6 +143,9 @@ Availability rung_availability(const std::string& exercise, const std::string& r
   if (backend.available && entry && entry->backend == Backend::python)
     return python_rung_availability(exercise, rung, track, options);  // its own modules and device
   if (!backend.available || entry) return backend;
+  // The track's library not loaded: its C++ rungs are missing, not unwritten.
+  if (const std::string not_loaded = track_not_loaded(track); !not_loaded.empty() && backend_of(rung) != Backend::python)
+    return {false, not_loaded};
   return {false, track == kExercisesTrack ? "no skeleton for it in exercises/" : "not built in this build"};
 }
 

@@ -5,9 +5,12 @@
 // library's register its GPU code with libomptarget, which starts CUDA. A
 // process that never makes such a rung (`ladder list`, compute-sanitizer
 // over the CUDA rungs, which must start CUDA itself) never loads it.
+// And a whole track in a library of its own (the exercises track), loaded
+// when `ladder` starts.
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
@@ -77,6 +80,55 @@ void register_rung_in_library(const std::string& track, const std::string& exerc
                      throw DeviceError("the library " + library + " was loaded but registered no rung " + rung);
                    return loaded->second.make(context);
                  }});
+}
+
+namespace {
+std::map<std::string, std::string>& tracks_not_loaded() {
+  static std::map<std::string, std::string> reasons;  // track: why its library was not loaded
+  return reasons;
+}
+}  // namespace
+
+void load_track_library(const std::string& track, const std::string& file_name) {
+  // Its C++ rungs linked in already (a participant's copy): nothing to load.
+  // Its Python rungs are the program's own, in every build.
+  for (const RungEntry& entry : registered_rung_entries())
+    if (entry.track == track && entry.backend != Backend::python) return;
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path program = fs::read_symlink("/proc/self/exe", error);
+  if (error) {
+    tracks_not_loaded()[track] = "the " + track + " track's library " + file_name +
+                                 " was not loaded: the program's own path is unknown (" + error.message() + ")";
+    return;
+  }
+  const fs::path library = program.parent_path() / file_name;
+  // The build folder is the one above bench/, where `ladder` is.
+  const std::string build_again = "cmake --build " + program.parent_path().parent_path().string() +
+                                  " (every target: scripts/run.sh builds `ladder` alone)";
+  if (!fs::exists(library, error)) {
+    tracks_not_loaded()[track] =
+        "the " + track + " track is not built (" + library.string() + " is not there): build it with " + build_again;
+    return;
+  }
+  // Relinked whenever `ladder` is: an older library was built against another harness.
+  if (fs::last_write_time(library, error) < fs::last_write_time(program, error)) {
+    tracks_not_loaded()[track] = "the " + track + " track's library " + library.string() +
+                                 " is older than `ladder`, built from other sources: build again with " + build_again;
+    return;
+  }
+  // RTLD_LOCAL: the track's symbols stay its own; its rungs register
+  // themselves with the program's registry as its constructors run.
+  if (dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL) == nullptr) {
+    const char* why = dlerror();
+    tracks_not_loaded()[track] =
+        "cannot load the " + track + " track's library " + library.string() + ": " + (why ? why : "unknown error");
+  }
+}
+
+std::string track_not_loaded(const std::string& track) {
+  const auto found = tracks_not_loaded().find(track);
+  return found == tracks_not_loaded().end() ? std::string() : found->second;
 }
 
 }  // namespace ladder

@@ -52,6 +52,16 @@ void register_rung_in_library(const std::string& track, const std::string& exerc
 // registration, made as its library loads, and kept for its stand-in.
 bool register_rung_from_library(const RungEntry& entry);
 
+// A whole track built as a library of its own beside the program (the
+// exercises track: exercises/CMakeLists.txt), loaded when `ladder` starts;
+// its rungs register as its constructors run. Not loaded where the track's
+// C++ rungs are linked in already (a participant's copy, a test's program).
+// Where it cannot be loaded (not built, older than the program, dlopen's
+// error), the track's C++ rungs are skipped with track_not_loaded's reason.
+void load_track_library(const std::string& track, const std::string& file_name);
+// Why the track's library was not loaded; empty when it was, or needs none.
+std::string track_not_loaded(const std::string& track);
+
 std::vector<std::string> exercise_names();  // in the order of their specifications' numbers
 std::unique_ptr<Problem> make_problem(const std::string& exercise);  // UsageError when unknown
 // nullptr when not built in this track.
