@@ -37,6 +37,10 @@ Writes into DIR (default: report/ beside RESULTS.json):
                          `ladder report` needs no option for them.
 """
 import argparse
+import itertools
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import scaling_model
@@ -57,6 +61,12 @@ def fail(message):
 
 def load(path):
     return load_results(PROGRAM, path)
+
+
+def speedup_chart_files(entry, directory):
+    """One exercise run's speed-up chart (its file stem, or None) and the files written: a worker's part."""
+    written = []
+    return speedup_chart(entry, directory, written), written
 
 
 def main():
@@ -82,7 +92,14 @@ def main():
     rows = table_rows(results)
     written = []
     write_csv(rows, directory / "timings.csv")
-    speedups = [speedup_chart(entry, directory, written) for entry in results["results"]]
+    # The exercises' charts and slides drawn side by side, a process for each core this process may use:
+    # matplotlib draws on one (half the report's time on 2 cores). Forked: each starts with the modules loaded.
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    pool = ProcessPoolExecutor(max(1, min(cores, len(results["results"]))), mp_context=multiprocessing.get_context("fork"))
+    speedups = []
+    for stem, files in pool.map(speedup_chart_files, results["results"], itertools.repeat(directory)):
+        speedups.append(stem)
+        written += files
     overviews = [stem for stem in (best_cpu_overview_chart(results, directory, written),
                                    overview_chart(results, directory, written)) if stem]
     scaling = scaling_charts(results, directory, written)
@@ -90,7 +107,8 @@ def main():
     (directory / "tables.md").write_text(markdown_tables(results, rows, ranks_scaling) + "\n")
     (directory / "report.html").write_text(html_page(results, rows, speedups, overviews, scaling, directory,
                                                      ranks_scaling))
-    slides = write_slides(results, directory)
+    slides = write_slides(results, directory, pool.map)
+    pool.shutdown()
     print(f"report: {directory / 'report.html'} ({len(written)} charts, tables.md, timings.csv); "
           f"{len(slides)} slide{'s' if len(slides) > 1 else ''} in {directory / 'slides'}")
 

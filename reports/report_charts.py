@@ -44,9 +44,13 @@ def log_axis(axis, which="y"):
 
 
 def save(fig, directory, stem, written):
+    # The figure's tight bounding box found once for both files (bbox_inches="tight" draws the whole figure
+    # again, for each file, to find it): a third of a report's time.
+    fig.set_dpi(120)
+    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(0.1)  # savefig's pad_inches for "tight"
     for suffix in ("png", "svg"):
         path = directory / f"{stem}.{suffix}"
-        fig.savefig(path, dpi=120, bbox_inches="tight")
+        fig.savefig(path, dpi=120, bbox_inches=box)
         written.append(path)
     plt.close(fig)
 

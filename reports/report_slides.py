@@ -114,18 +114,22 @@ def slide_figure(entry):
     return fig
 
 
-def write_slides(results, directory):
+def write_slide(entry, path):
+    """One slide: a worker's part of write_slides."""
+    fig = slide_figure(entry)
+    # No bbox_inches="tight": it would trim the figure below the projector's size.
+    fig.savefig(path, dpi=SLIDE_DPI)
+    plt.close(fig)
+    return path
+
+
+def write_slides(results, directory, map_each=map):
     """slides/EXERCISE.png for each exercise run (with its parameters in the name where the run holds the
-    exercise more than once, a sweep), at the projector's 1920 x 1080."""
+    exercise more than once, a sweep), at the projector's 1920 x 1080. `map_each`: a process pool's map,
+    to draw them side by side."""
     folder = directory / "slides"
     folder.mkdir(exist_ok=True)
     exercises = [entry["exercise"] for entry in results["results"]]
-    written = []
-    for entry in results["results"]:
-        name = entry["exercise"] if exercises.count(entry["exercise"]) == 1 else run_label(entry)
-        fig = slide_figure(entry)
-        # No bbox_inches="tight": it would trim the figure below the projector's size.
-        fig.savefig(folder / f"{name}.png", dpi=SLIDE_DPI)
-        plt.close(fig)
-        written.append(folder / f"{name}.png")
-    return written
+    paths = [folder / f"{entry['exercise'] if exercises.count(entry['exercise']) == 1 else run_label(entry)}.png"
+             for entry in results["results"]]
+    return list(map_each(write_slide, results["results"], paths))
