@@ -40,9 +40,14 @@ two runs do):
 where spread is the relative range of a figure's replicate medians, (max -
 min) / median, and the floor is 3 % for device-timed figures (CUDA events,
 OpenCL profiling events on a GPU) and 5 % for host-timed ones (steady clock:
-CPU rungs, and every transfer-inclusive time). An OpenCL rung whose device is
-the host's CPU (PoCL, device_kind cpu) is host work: its events time the
-host's cores, so it is judged as a host-timed figure, machine probe and all.
+CPU rungs, the rungs on ranks by rank 0's MPI_Wtime, and every
+transfer-inclusive time). An OpenCL rung whose device is the host's CPU
+(PoCL, device_kind cpu) is host work: its events time the host's cores, so it
+is judged as a host-timed figure, machine probe and all. So is a device-timed
+figure whose window holds the host's work too (the row's
+compute_window_holds: a streams rung's copies to and from the host, Numba's
+dispatch of each launch): the timer column says "device+host", and the
+summary names what each such window holds.
 A run without replicates has no measured spread, so its rows are judged
 against the floor alone. Inputs must match (the same input checksums) and
 statuses must agree, except that a peer skipped in one run (its library not
@@ -71,15 +76,63 @@ def fail(message):
     fail_with(PROGRAM, message)
 
 
-def device_timed(row, figure):
-    """Compute-only times of CUDA and OpenCL rungs (and of GPU peers) come from device events. An OpenCL
-    device that is the host's CPU (PoCL: device_kind cpu) is host work, judged as such: its events time the
-    host's cores, which move as the machine does."""
+NUMBA_DISPATCH = "Numba's dispatch of each launch, run by the host between the events"
+
+
+def host_work_in_window(row):
+    """What a GPU row's compute-only window holds besides the device's own work: the row's
+    compute_window_holds (a streams rung's copies to and from the host; Numba's dispatch). A run
+    before rows said so (2026-12-04) is read as its worker timed it: a numba.cuda rung (numba
+    without CuPy) got the clock that times Numba's dispatch too. Empty where the events time the
+    device alone."""
+    if row.get("compute_window_holds"):
+        return row["compute_window_holds"]
+    python = row.get("python") or {}
+    libraries = python.get("libraries") or {}
+    if "compute_clock" not in row and python.get("device") == "cuda" and "numba" in libraries and "cupy" not in libraries:
+        return NUMBA_DISPATCH
+    return ""
+
+
+def timer(row, figure):
+    """What timed a figure: "device" (the device's events, around its work alone), "device+host" (the
+    device's events, with the host's work inside their window: judged as a host figure) or "host" (the
+    host's steady clock: CPU rungs, the rungs on ranks by rank 0's MPI_Wtime, every transfer-inclusive
+    time). An OpenCL device that is the host's CPU (PoCL: device_kind cpu) is host work, judged as such:
+    its events time the host's cores, which move as the machine does."""
     if figure != "compute":
-        return False
-    if "rung" in row:  # a Python rung on a GPU (CuPy, numba.cuda, PyOpenCL) is timed by the device's events too
-        return row.get("backend") in ("cuda", "opencl", "python") and row.get("device_kind") != "cpu"
-    return row.get("device") == "gpu"
+        return "host"
+    if "rung" not in row:  # a peer: CuPy's on the GPU are timed by CUDA events
+        return "device" if row.get("device") == "gpu" else "host"
+    if row.get("device_kind") == "cpu":
+        return "host"
+    clock = row.get("compute_clock")
+    if clock is None:  # a run before rows said (2026-12-04): a rung on ranks (cuda_nccl) was on MPI_Wtime
+        on_ranks = "communication" in row or row.get("device", "").endswith("(NCCL)")
+        on_device_events = row.get("backend") in ("cuda", "opencl", "python") and not on_ranks
+        clock = "device" if on_device_events else "host"
+    if clock == "host":
+        return "host"
+    return "device+host" if host_work_in_window(row) else "device"
+
+
+def device_timed(row, figure):
+    """Whether the device's events timed a figure (the host's work inside their window or not)."""
+    return timer(row, figure) != "host"
+
+
+def partly_host(row, figure, kind):
+    """Whether only part of a host-judged figure is the host's work: a device-timed window that holds
+    some, or a GPU rung's transfer-inclusive time (its kernels and the link's copies besides the host's
+    side of them). Such a figure moves by no more than the host does."""
+    return kind == "device+host" or (figure == "transfer" and row.get("device_kind") == "gpu")
+
+
+def pair_timer(a, b, figure):
+    """The timer two runs' rows are judged by: the host's where either says so (a rerun's ladder knows
+    what an older one did not record)."""
+    timers = {timer(a, figure), timer(b, figure)}
+    return "host" if "host" in timers else "device+host" if "device+host" in timers else "device"
 
 
 ALL_THREADS = "all the host's"
@@ -208,11 +261,15 @@ def machine_noise(results):
     return max(spreads) if spreads else None
 
 
-def judge(a, b, floor, machine=None):
+def judge(a, b, floor, machine=None, partly=False):
     """(ratio, allowance, verdict) of one figure; times are in seconds.
 
     `machine` ({probe: B/A}) lets a host-timed figure that moved as the
     machine did be called "as the machine" rather than slower or faster.
+    `partly`: only part of the figure's window is the host's work (a
+    device-timed window that holds some), so it moves by at most as much as
+    the machine did: anywhere from not at all to the probe's difference is
+    the machine's doing.
     """
     (time_a, spread_a), (time_b, spread_b) = central(a), central(b)
     if time_a == 0 and time_b == 0:  # both below their timer's resolution (primesieve's own --time at small n)
@@ -227,6 +284,8 @@ def judge(a, b, floor, machine=None):
         return ratio, allowance, "within noise"
     if machine:
         low, high = min(machine.values()), max(machine.values())
+        if partly:
+            low, high = min(low, 1.0), max(high, 1.0)
         if low * (1 - allowance) <= ratio <= high * (1 + allowance):
             return ratio, allowance, "as the machine"
     return ratio, allowance, "slower" if ratio > 1 else "faster"
@@ -257,7 +316,9 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
     a_rung_names = {(key[0], key[-1]) for key in a_rows}
     differ = False
     ratios = []
-    tally = {kind: {"same": 0, "within noise": 0, "as the machine": [], "differ": []} for kind in ("device", "host")}
+    kinds = ("device", "device+host", "host")
+    tally = {kind: {"same": 0, "within noise": 0, "as the machine": [], "differ": []} for kind in kinds}
+    host_work = {}  # {exercise/rung: what its device-timed window holds of the host's work}
     machine = machine_ratios(a_results, b_results)
     if machine:
         print("machines: for the same fixed work B took " +
@@ -271,7 +332,7 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
     if all(n is not None for n in noise):
         print(f"machines' own noise: the probe's readings varied by up to {noise[0] * 100:.0f} % within A"
               f" and {noise[1] * 100:.0f} % within B", file=out)
-    print(f"{'exercise / size / rung':52} {'figure':9} {'timer':7} {'A':>11} {'B':>11} {'B/A':>7} {'allowed':>8}  verdict",
+    print(f"{'exercise / size / rung':52} {'figure':9} {'timer':11} {'A':>11} {'B':>11} {'B/A':>7} {'allowed':>8}  verdict",
           file=out)
     def not_compared_peer(name, key, said, noted):
         """A peer skipped in one run (its library missing there): nothing was timed there to compare."""
@@ -316,18 +377,21 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
         for figure in FIGURES:
             if figure not in a.get("timings", {}) or figure not in b.get("timings", {}):
                 continue  # peers have no transfer-inclusive figure
-            kind = "device" if device_timed(a, figure) else "host"
+            kind = pair_timer(a, b, figure)
+            if kind == "device+host":
+                host_work[f"{key[0]}/{key[-1]}"] = host_work_in_window(b) or host_work_in_window(a)
             if kind == "host" and entry_a.get("threads") != entry_b.get("threads") and uses_host_threads(a):
                 # All of a 32-core host against all of a 16-core one: no probe scales one to the other.
                 counts = f"{entry_a.get('threads')} threads in {names[0]}, {entry_b.get('threads')} in {names[1]}"
-                print(f"{name:52} {figure:9} {kind:7} not comparable: it uses the host's threads, {counts}",
+                print(f"{name:52} {figure:9} {kind:11} not comparable: it uses the host's threads, {counts}",
                       file=out)
                 other_threads.append((f"{key[0]}/{key[-1]} {figure}", counts))
                 continue
             try:
+                # A device-timed window that holds the host's work moves with the host: judged as host figures are.
                 ratio, allowance, verdict = judge(a["timings"][figure], b["timings"][figure],
                                                   device_floor if kind == "device" else host_floor,
-                                                  machine if kind == "host" else None)
+                                                  machine if kind != "device" else None, partly_host(a, figure, kind))
             except (KeyError, TypeError, ZeroDivisionError) as error:
                 fail(f"malformed timings for {name} {figure} ({type(error).__name__}: {error})")
             time_a, time_b = central(a["timings"][figure])[0], central(b["timings"][figure])[0]
@@ -339,7 +403,7 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
             else:
                 differ = True
                 reason = ""
-                if (kind == "host" and all(n is not None for n in noise) and math.isfinite(ratio)
+                if (kind != "device" and all(n is not None for n in noise) and math.isfinite(ratio)
                         and abs(ratio - 1) <= host_floor + noise[0] + noise[1]):
                     shown = verdict + ", within the machines' own noise"
                     reason = (f"; within the machines' own noise: the probe varied by {noise[0] * 100:.0f} %"
@@ -348,22 +412,26 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
                                              f" (allowed {allowance * 100:.0f} %{reason})")
             if figure == "compute" and math.isfinite(ratio):
                 ratios.append(ratio)
-            print(f"{name:52} {figure:9} {kind:7} {time_a:11.4g} {time_b:11.4g} {ratio:7.3f} {allowance * 100:7.1f}%"
+            print(f"{name:52} {figure:9} {kind:11} {time_a:11.4g} {time_b:11.4g} {ratio:7.3f} {allowance * 100:7.1f}%"
                   f"  {shown}", file=out)
 
     print("", file=out)
-    for kind, floor in (("device", device_floor), ("host", host_floor)):
+    for kind, floor in (("device", device_floor), ("device+host", host_floor), ("host", host_floor)):
         counts = tally[kind]
         total = counts["same"] + counts["within noise"] + len(counts["as the machine"]) + len(counts["differ"])
         if total == 0:
             continue
-        line = (f"{kind}-timed: {counts['same']} of {total} figures reproduce within {floor * 100:.0f} %"
+        label = {"device+host": "device-timed with the host's work inside (judged as host figures)"}.get(
+            kind, f"{kind}-timed")
+        line = (f"{label}: {counts['same']} of {total} figures reproduce within {floor * 100:.0f} %"
                 f", {counts['within noise']} within their measured spread between replicates")
         if counts["as the machine"]:
             line += (f"; {len(counts['as the machine'])} differ only as far as the machines do (machine probe): "
                      + "; ".join(counts["as the machine"]))
         if counts["differ"]:
             line += f"; {len(counts['differ'])} differ: " + "; ".join(counts["differ"])
+        if kind == "device+host":
+            line += "; what their windows hold: " + "; ".join(f"{rung}: {why}" for rung, why in host_work.items())
         print(line, file=out)
     if renamed:
         print(f"peers matched across a note added to their name: " + "; ".join(
@@ -390,7 +458,7 @@ def compare(a_results, b_results, device_floor=0.03, host_floor=0.05, out=sys.st
     if differ:
         # Which kind of figure differs: a reviewer of GPU kernels reads "every device-timed figure reproduces"
         # differently from a kernel that changed.
-        kinds = [f"{len(tally[kind]['differ'])} {kind}-timed" for kind in ("device", "host") if tally[kind]["differ"]]
+        kinds = [f"{len(tally[kind]['differ'])} {kind}-timed" for kind in kinds if tally[kind]["differ"]]
         verdict = "the runs differ" + (": " + " and ".join(kinds) + " figure(s)" if kinds else "")
         device = tally["device"]
         if kinds and not device["differ"] and device["same"] + device["within noise"] + len(device["as the machine"]):

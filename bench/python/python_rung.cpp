@@ -444,6 +444,7 @@ class PythonRung : public Rung {
     first_call("prepare", prepared);
     language_["libraries"] = prepared["libraries"];  // the modules imported by now
     device_ = prepared.value("device", "");
+    host_work_ = prepared.value("host_work", "");
   }
   // The worker maps the inputs' shared files, copied at prepare(): rewritten
   // here, and the rung prepares again (a pure Python rung made lists of them).
@@ -475,6 +476,8 @@ class PythonRung : public Rung {
   double timed_compute() override { return step({{"step", "compute"}})["seconds"].get<double>(); }
   // The worker's steady clock for a CPU rung; CUDA or OpenCL events otherwise.
   bool compute_timed_on_host_clock() const override { return declared_.device == "cpu"; }
+  // What the worker's clock says its events hold besides the device's work (Numba's dispatch).
+  std::string host_work_in_compute() const override { return host_work_; }
   void check_device_guard_zones() override {
     for (const auto& [name, file] : output_files_)
       if (const std::size_t overrun = file->guard_overrun())
@@ -519,6 +522,7 @@ class PythonRung : public Rung {
   std::vector<std::unique_ptr<SharedFile>> input_files_;
   std::map<std::string, std::unique_ptr<SharedFile>> output_files_;
   std::string device_;
+  std::string host_work_;    // the worker clock's host_work: what its events hold besides the device's work
   bool opencl_gpu_ = false;  // a PyOpenCL rung's device is a GPU (not PoCL on the host)
   nlohmann::json language_;
 };

@@ -89,7 +89,8 @@ std::unique_ptr<Rung> prepare_and_run_once(RungResult& result, const RungEntry& 
     auto rung = entry.make(context);
     rung->attach_host_memory(inputs, outputs);
     rung->prepare(inputs, outputs);
-    result.placement = RungPlacement{rung->device_name(), rung->device_kind(), rung->uses_pinned_memory()};
+    result.placement = RungPlacement{rung->device_name(), rung->device_kind(), rung->uses_pinned_memory(),
+                                     rung->compute_timed_on_host_clock(), rung->host_work_in_compute()};
     // The first full run is both the warm-up and the output check.
     rung->upload();
     rung->compute();

@@ -56,6 +56,10 @@ nlohmann::json to_json(const RungResult& result) {
     row["device"] = placement->device;
     row["device_kind"] = placement->device_kind == DeviceKind::gpu ? "gpu" : "cpu";
     row["host_memory"] = placement->pinned ? "pinned" : "pageable";
+    // Which clock timed the compute-only figure, and what else its window
+    // holds: what `ladder compare` judges it by.
+    row["compute_clock"] = placement->host_clock ? "host" : "device";
+    if (!placement->host_work_in_compute.empty()) row["compute_window_holds"] = placement->host_work_in_compute;
   }
   if (const auto& check = result.check) {
     row["check"] = check->figures;

@@ -59,6 +59,8 @@ class CudaStreamsSpotFinding final : public spot_finding::DeviceStackRung {
   void download() override {}
 
   bool uses_pinned_memory() const override { return true; }
+  // The events time the copies over the host's link too: a figure that moves with the host.
+  std::string host_work_in_compute() const override { return "the copies to and from the host, overlapped"; }
 
  private:
   StreamLanes<kStreams> lanes_;  // destroyed before the base class's buffers: destroying a stream waits for its copies

@@ -212,6 +212,10 @@ struct RungPlacement {
   std::string device;
   DeviceKind device_kind = DeviceKind::cpu;
   bool pinned = false;  // host memory page-locked for the rung's copies
+  // compute() timed by the host's clock, not by the device's events; and
+  // Rung::host_work_in_compute(), empty where the events time the device alone.
+  bool host_clock = false;
+  std::string host_work_in_compute;
 };
 
 // The rung's figures over the ceiling of the device it ran on; a fraction

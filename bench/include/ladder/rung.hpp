@@ -89,6 +89,12 @@ class Rung {
   // device's events): then compute + upload + download timed apart is what a
   // round trip would time, and the harness may add them (time_rung()).
   virtual bool compute_timed_on_host_clock() const { return false; }
+  // Where a device's events time compute() but the window between them
+  // holds the host's work too, what that work is (the copies to and from
+  // the host that a streams rung overlaps; Numba's dispatch of each
+  // launch): such a figure moves with the host, and `ladder compare` judges
+  // it as a host figure. Empty where the events time the device alone.
+  virtual std::string host_work_in_compute() const { return {}; }
   virtual void evict_caches() {}                // before a timed repetition; may only queue the work
   virtual std::string device_name() const = 0;
   virtual DeviceKind device_kind() const = 0;
