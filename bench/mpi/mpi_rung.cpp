@@ -83,9 +83,11 @@ std::string failure_place(const std::string& what) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (job.board) job.board->stop(rank, RankState::failed, failure);
+  // One write of the whole line: std::cerr writes each << at once, and
+  // mpirun's MPI_ABORT banner, forwarded beside it, could split the verdict.
   if (!job.watched)
-    std::cerr << "ladder: FAIL: " << job.rung << (job.case_text.empty() ? "" : " on case " + job.case_text) << ": "
-              << failure << "; stopping every rank\n"
+    std::cerr << "ladder: FAIL: " + job.rung + (job.case_text.empty() ? "" : " on case " + job.case_text) + ": " +
+                     failure + "; stopping every rank\n"
               << std::flush;
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::_Exit(1);
